@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Make the source tree of our kernel: pristine Linux, with every path of the
+# manifest deleted, our files copied in, and the kbuild glue applied.
+#
+# Usage: overlay.sh [--reference] REPO PRISTINE TREE
+#
+# With --reference, TREE is left as pristine Linux with upstream's own Xen
+# code: the reference build, the anchor of every side-by-side comparison.
+#
+# TREE is kept between runs and only changed where needed, with timestamps
+# preserved, so that kbuild rebuilds only what changed.  The pristine files
+# are hard links (the build writes only to O=, never to the source tree).
+set -eu
+
+reference=false
+if [ "$1" = --reference ]; then
+	reference=true
+	shift
+fi
+repo=$(cd "$1" && pwd)
+pristine=$(cd "$2" && pwd -P)
+tree=$3
+manifest=$repo/scripts/pvops/manifest
+
+if ! cmp -s "$pristine/.pvops-version" "$tree/.pvops-version" 2>/dev/null; then
+	echo "overlay: new tree from $(cat "$pristine/.pvops-version")"
+	rm -rf "$tree"
+	mkdir -p "$(dirname "$tree")"
+	cp -al "$pristine" "$tree"
+fi
+if $reference; then
+	echo "overlay: reference tree (upstream Xen code) at $tree"
+	exit 0
+fi
+
+# List our files below a path, relative to the repo: tracked and untracked
+# but not ignored files when this is a git checkout, every file otherwise.
+our_files() {
+	[ -e "$repo/$1" ] || return 0
+	if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$repo" ls-files --cached --others --exclude-standard -- "$1" |
+			while read -r f; do [ -f "$repo/$f" ] && echo "$f"; done
+	else
+		(cd "$repo" && find "$1" -type f 2>/dev/null)
+	fi
+}
+
+grep -vE '^\s*(#|$)' "$manifest" | while read -r up ours; do
+	ours=${ours:-$up}
+	rm -rf "${tree:?}/$up" "${tree:?}/$ours"
+	our_files "$ours" | while read -r f; do
+		mkdir -p "$tree/$(dirname "$f")"
+		cp -p "$repo/$f" "$tree/$f"
+	done
+	if [ "$ours" != "$up" ]; then
+		# kbuild glue: the object of a single file becomes a directory.
+		mk=$(dirname "$up")/Makefile
+		name=$(basename "$up" .c)
+		sed -E "s|\\b$name\\.o\\b|$name/|" "$pristine/$mk" > "$tree/$mk.pvops"
+		if cmp -s "$tree/$mk.pvops" "$tree/$mk"; then
+			rm "$tree/$mk.pvops"
+		else
+			mv "$tree/$mk.pvops" "$tree/$mk"
+		fi
+	fi
+done
+
+exec /usr/bin/python3 "$repo/scripts/pvops/audit.py" "$manifest" "$pristine" "$tree" "$repo"
