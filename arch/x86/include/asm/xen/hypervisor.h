@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86 Xen guest: detection and the few hooks that core x86 code calls.
+ */
+#ifndef _ASM_X86_XEN_HYPERVISOR_H
+#define _ASM_X86_XEN_HYPERVISOR_H
+
+#include <linux/types.h>
+#include <asm/cpufeature.h>
+#include <asm/cpuid.h>
+
+struct pci_dev;
+struct shared_info;
+struct start_info;
+
+/* The page Xen shares with every guest (event bits, time, wall clock). */
+extern struct shared_info *HYPERVISOR_shared_info;
+/* PV only: the start info page Xen hands the guest at boot. */
+extern struct start_info *xen_start_info;
+
+/*
+ * Xen's CPUID leaves carry the signature "XenVMMXenVMM".  They start at
+ * 0x40000000, or higher when Xen offers another hypervisor's interface
+ * first, so they are searched for; leaf base+2 (hypercall page) must exist.
+ */
+static inline u32 xen_cpuid_base(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR))
+		return 0;
+	return hypervisor_cpuid_base("XenVMMXenVMM", 2);
+}
+
+#if IS_ENABLED(CONFIG_XEN_PV_DOM0)
+bool xen_initdom_restore_msi(struct pci_dev *dev);
+#else
+/* true: let the caller restore MSI state natively. */
+static inline bool xen_initdom_restore_msi(struct pci_dev *dev)
+{
+	return true;
+}
+#endif
+
+#if IS_ENABLED(CONFIG_XEN_DOM0) && IS_ENABLED(CONFIG_ACPI)
+void xen_sanitize_proc_cap_bits(u32 *buf);
+#else
+static inline void xen_sanitize_proc_cap_bits(u32 *buf)
+{
+}
+#endif
+
+#endif /* _ASM_X86_XEN_HYPERVISOR_H */
