@@ -6,9 +6,9 @@
 #ifndef _XEN_SWIOTLB_XEN_H
 #define _XEN_SWIOTLB_XEN_H
 
-struct dma_map_ops;
-
 #if IS_ENABLED(CONFIG_SWIOTLB_XEN)
+#include <linux/dma-map-ops.h>
+
 int xen_swiotlb_fixup(void *buf, unsigned long nslabs);
 extern const struct dma_map_ops xen_swiotlb_dma_ops;
 #endif

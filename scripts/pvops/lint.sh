@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lint our kernel files: checkpatch --strict, kernel-doc, and sparse (C=2)
+# with W=1.  Any finding fails.
+#
+# Usage: lint.sh REPO TREE OUT
+#   TREE: our overlaid source tree; OUT: its configured build directory.
+#
+# sparse and W=1 run in OUT/../lint (a build directory of their own, so the
+# main build keeps its flags) on our objects and on every upstream object of
+# this config that includes one of our headers; only findings located in our
+# files count.
+set -eu
+set -o pipefail
+
+repo=$(cd "$1" && pwd)
+tree=$(cd "$2" && pwd -P)
+out=$(cd "$3" && pwd -P)
+lintout=$(dirname "$out")/lint
+manifest=$repo/scripts/pvops/manifest
+cache=${XEN_PVOPS_CACHE:-$HOME/.cache/xen-pvops}
+export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$cache CCACHE_NOHASHDIR=1
+fail=0
+
+# Our kernel files: what the manifest says we own, as the repo has them.
+mapfile -t owned < <(grep -vE '^\s*(#|$)' "$manifest" | awk '{ print ($2 ? $2 : $1) }')
+mapfile -t files < <(cd "$repo" && git ls-files --cached --others --exclude-standard -- "${owned[@]}" 2>/dev/null ||
+			find "${owned[@]}" -type f 2>/dev/null)
+mapfile -t code < <(printf '%s\n' "${files[@]}" | grep -E '\.(c|h|S)$' || true)
+
+# --- checkpatch ------------------------------------------------------------------
+# The one exemption: the ABI headers define the type names Xen's interface
+# has (domid_t, xen_pfn_t, ...), which upstream callers use, so the check
+# against new typedefs does not apply to them.
+abi_re='^(include/xen/interface/|arch/x86/include/asm/xen/interface\.h)'
+n=0
+for f in "${files[@]}"; do
+	case "$f" in *.c|*.h|*.S|*Kconfig*|*Makefile|*Kbuild) ;; *) continue ;; esac
+	ignore=()
+	[[ "$f" =~ $abi_re ]] && ignore=(--ignore NEW_TYPEDEFS)
+	if ! res=$(cd "$repo" && perl "$tree/scripts/checkpatch.pl" --strict --no-tree \
+			--terse --show-types --no-summary "${ignore[@]}" -f "$f" 2>&1); then
+		echo "$res"
+		n=$((n + $(grep -cE ': (ERROR|WARNING|CHECK):' <<< "$res" || true)))
+	fi
+done
+echo "lint: checkpatch --strict: ${#files[@]} files, $n finding(s)"
+[ $n = 0 ] || fail=1
+
+# --- kernel-doc --------------------------------------------------------------------
+res=$(cd "$repo" && perl "$tree/scripts/kernel-doc" -none -Wall "${code[@]}" 2>&1 || true)
+n=$(grep -c 'warning\|error' <<< "$res" || true)
+[ -n "$res" ] && echo "$res"
+echo "lint: kernel-doc -Wall: ${#code[@]} files, $n finding(s)"
+[ "$n" = 0 ] || fail=1
+
+# --- sparse and W=1 ------------------------------------------------------------------
+mkdir -p "$lintout"
+cp "$out/.config" "$lintout/.config.new"
+if ! cmp -s "$lintout/.config.new" "$lintout/.config"; then
+	mv "$lintout/.config.new" "$lintout/.config"
+	make -s -C "$tree" O="$lintout" CC="ccache gcc" olddefconfig > /dev/null
+fi
+# Objects of this config: our own, and upstream's that include our headers.
+hdr_re='#\s*include\s*[<"](xen/|asm/xen/|\.\./xen/)'
+mapfile -t targets < <(
+	cd "$tree"
+	{
+		printf '%s\n' "${code[@]}" | grep -E '\.(c|S)$' || true
+		grep -rlE "$hdr_re" --include='*.c' --include='*.S' arch block drivers \
+			fs kernel mm net init lib 2>/dev/null || true
+	} | sort -u | while read -r src; do
+		obj=${src%.*}.o
+		[ -f "$out/$obj" ] && echo "$obj"
+	done)
+echo "lint: sparse (C=2) and W=1 on ${#targets[@]} objects (log: $lintout/lint.log)"
+make -C "$tree" O="$lintout" CC="ccache gcc" -j"$(($(nproc) + 1))" prepare > "$lintout/lint.log" 2>&1
+make -C "$tree" O="$lintout" CC="ccache gcc" C=2 W=1 -k "${targets[@]}" >> "$lintout/lint.log" 2>&1 || true
+ours_re=$(printf '%s\n' "${owned[@]}" | sed 's/[.]/\\./g' | paste -sd'|')
+res=$(grep -E "(^|/)($ours_re)[^:]*:[0-9]+(:[0-9]+)?: (warning|error)" "$lintout/lint.log" | sort -u || true)
+n=$(grep -c . <<< "$res" || true)
+[ -n "$res" ] && echo "$res"
+errs=$(grep -cE ': error:|\*\*\* ' "$lintout/lint.log" || true)
+checked=$(grep -c '^  CHECK ' "$lintout/lint.log" || true)
+echo "lint: sparse and W=1: $checked files checked, $n finding(s) in our files, $errs error line(s) overall"
+[ "$n" = 0 ] && [ "$errs" = 0 ] && [ "$checked" -ge "${#targets[@]}" ] || fail=1
+
+if [ $fail = 0 ]; then
+	echo "lint: OK"
+else
+	echo "lint: FAILED"
+fi
+exit $fail
