@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build, once and cached, what the harness boots besides the kernels:
+#   xen-4.17      the hypervisor, from Debian's xen-hypervisor-4.17-amd64
+#   dom0.img      ext4 root of a Debian bookworm dom0 with xen-utils-4.17
+#   guest.cpio.gz busybox initramfs for native boots and domUs
+#
+# Usage: assets.sh CACHE_DIR    (results in CACHE_DIR/harness/)
+#
+# Each asset is rebuilt only when its recipe (this script, the package list,
+# the init scripts) changes.  The Debian mirror is the one this machine's
+# apt already uses (override with DEBIAN_MIRROR).
+set -eu
+set -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=$1/harness
+mkdir -p "$out"
+suite=bookworm
+dom0_pkgs=xen-utils-4.17,xenstore-utils,iproute2,kmod,procps,e2fsprogs,busybox
+
+stamp_ok() { [ -f "$1" ] && [ "$(cat "$1.stamp" 2>/dev/null)" = "$2" ]; }
+
+host_mirror() {
+	local m
+	m=$(sed -nE 's/^deb +(\[[^]]*\] +)?([^ ]+) +'"$suite"' .*/\2/p' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -1)
+	[ -n "$m" ] || m=$(awk -v s="$suite" '
+		/^URIs:/ { uri = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) { print uri; exit } }
+		' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+	echo "$m"
+}
+
+# --- the hypervisor ---------------------------------------------------------
+xenver=$(apt-cache policy xen-hypervisor-4.17-amd64 | awk '/Candidate:/ { print $2 }')
+if ! stamp_ok "$out/xen-4.17" "$xenver"; then
+	echo "assets: fetching xen-hypervisor-4.17-amd64 $xenver"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"	# apt downloads as its own user
+	(cd "$tmp" && apt-get download -q "xen-hypervisor-4.17-amd64=$xenver" >/dev/null)
+	dpkg-deb -x "$tmp"/xen-hypervisor-4.17-amd64_*.deb "$tmp/x"
+	gunzip -c "$tmp/x/boot/xen-4.17-amd64.gz" > "$out/xen-4.17"
+	rm -rf "$tmp"
+	echo "$xenver" > "$out/xen-4.17.stamp"
+fi
+
+# --- the dom0 root ------------------------------------------------------------
+rootstamp=$(echo "$suite $dom0_pkgs" | sha256sum | cut -c1-16)
+if ! stamp_ok "$out/dom0-root/etc/os-release" "$rootstamp"; then
+	mirror=${DEBIAN_MIRROR:-$(host_mirror)}
+	[ -n "$mirror" ] || { echo "assets: no Debian mirror in apt sources; set DEBIAN_MIRROR"; exit 1; }
+	echo "assets: debootstrap $suite dom0 root with $dom0_pkgs (a few minutes; log: $out/debootstrap.log)"
+	rm -rf "$out/dom0-root"
+	if ! debootstrap --variant=minbase --include="$dom0_pkgs" "$suite" \
+			"$out/dom0-root" "$mirror" > "$out/debootstrap.log" 2>&1; then
+		echo "assets: debootstrap FAILED; last lines of $out/debootstrap.log:"
+		tail -15 "$out/debootstrap.log"
+		exit 1
+	fi
+	rm -rf "$out/dom0-root/var/cache/apt/archives/"*.deb
+	echo "$rootstamp" > "$out/dom0-root/etc/os-release.stamp"
+fi
+
+imgstamp=$( (echo "$rootstamp"; cat "$here/rootfs/dom0-init") | sha256sum | cut -c1-16)
+if ! stamp_ok "$out/dom0.img" "$imgstamp"; then
+	echo "assets: making dom0.img"
+	install -m 0755 "$here/rootfs/dom0-init" "$out/dom0-root/sbin/pvops-dom0-init"
+	mkdir -p "$out/dom0-root/job"
+	size=$(( $(du -sm "$out/dom0-root" | cut -f1) + 256 ))
+	rm -f "$out/dom0.img"
+	mke2fs -q -t ext4 -L dom0 -d "$out/dom0-root" "$out/dom0.img" "${size}M"
+	echo "$imgstamp" > "$out/dom0.img.stamp"
+fi
+
+# --- the guest initramfs -------------------------------------------------------
+bb=/bin/busybox
+gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init") | sha256sum | cut -c1-16)
+if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
+	echo "assets: making guest.cpio.gz"
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp"/{bin,dev,proc,sys,tmp}
+	cp "$bb" "$tmp/bin/busybox"
+	ln -s busybox "$tmp/bin/sh"
+	install -m 0755 "$here/rootfs/guest-init" "$tmp/init"
+	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
+	rm -rf "$tmp"
+	echo "$gstamp" > "$out/guest.cpio.gz.stamp"
+fi
+echo "assets: ready in $out (Xen $xenver)"

@@ -1,0 +1,386 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot kernels under Xen 4.17 inside QEMU and check what happened.
+
+A scenario names a role (native, dom0, PV domU, PVH domU) and which kernel
+plays it: "ours" (the overlay build) or "ref" (the same source and config
+with upstream's Xen code, the harness's self-test).  Native scenarios boot
+the kernel alone in QEMU.  Xen scenarios that share a dom0 kernel share one
+boot: Xen with that dom0, which creates each domU in turn with xl.
+
+Every scenario prints one PASS/FAIL line with the log to read; the run ends
+with "N passed, N failed".  Logs (QEMU serial = Xen + dom0 console, each
+domU console, xl dmesg) stay under the run's log directory.
+
+Known emulator flakes get a retry budget of their own, for reference
+kernels only, and every retry is reported; our kernel never gets one.
+"""
+import argparse
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+MARK = 'PVOPS-HARNESS: '
+INIT_RE = re.compile(MARK + r'init reached (.*)')
+
+
+@dataclasses.dataclass
+class Scenario:
+    """One named check: which role, played by which kernel."""
+    name: str
+    role: str                   # native | dom0 | pv | pvh
+    kernel: str                 # ours | ref: the kernel playing the role
+    dom0: str = ''              # for a domU: the kernel running dom0
+    timeout: int = 150          # seconds, for this scenario's own part
+    flake_retries: int = 0      # known emulator flake; reference only
+    flake_note: str = ''
+    doc: str = ''
+
+
+PIT_FLAKE = ('upstream 6.12 PVH guest triple-faults about 1 boot in 5 '
+             'probing the PIT (in $0x42) under emulated SVM')
+
+SCENARIOS = [
+    Scenario('native-ours', 'native', 'ours', timeout=120,
+             doc='our kernel boots natively in QEMU to a busybox init'),
+    Scenario('native-ref', 'native', 'ref', timeout=120,
+             doc='reference kernel boots natively in QEMU'),
+    Scenario('dom0-ref', 'dom0', 'ref', timeout=180,
+             doc='reference kernel as PV dom0: xenstored, xenconsoled, xl'),
+    Scenario('pv-domu-ref', 'pv', 'ref', dom0='ref',
+             doc='reference kernel as PV domU reaches init'),
+    Scenario('pvh-domu-ref', 'pvh', 'ref', dom0='ref',
+             flake_retries=2, flake_note=PIT_FLAKE,
+             doc='reference kernel as PVH domU reaches init'),
+    Scenario('dom0-ours', 'dom0', 'ours', timeout=180,
+             doc='our kernel as PV dom0'),
+    Scenario('pv-domu-ours', 'pv', 'ours', dom0='ref',
+             doc='our kernel as PV domU under the reference dom0'),
+    Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
+             doc='our kernel as PVH domU under the reference dom0'),
+]
+DEFAULT = ['native-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
+
+QEMU = ['qemu-system-x86_64', '-nic', 'none', '-display', 'none',
+        '-monitor', 'none', '-no-reboot', '-cpu', 'qemu64,+svm,+npt']
+XEN_ARGS = ('console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M '
+            'dom0_max_vcpus=1 dom0_vcpus_pin loglvl=all guest_loglvl=all')
+DOM0_ARGS = ('console=hvc0 earlyprintk=xen root=/dev/vda rw '
+             'init=/sbin/pvops-dom0-init')
+GUEST_TYPE = {'pv': 'PV', 'pvh': 'PVH'}
+
+
+def log(msg):
+    print(f'harness: {msg}', flush=True)
+
+
+def parse_fields(text):
+    return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
+
+
+class Result:
+    def __init__(self, scen, ok, why, logfile):
+        self.scen, self.ok, self.why, self.logfile = scen, ok, why, logfile
+
+
+def run_qemu(cmd, serial, timeout):
+    """Run QEMU until it exits or @timeout; echo harness lines as they come.
+
+    Returns (exited_in_time, seconds).
+    """
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL,
+                            stderr=open(serial + '.qemu-stderr', 'w'))
+    seen = 0
+    while True:
+        try:
+            proc.wait(timeout=1)
+            done = True
+        except subprocess.TimeoutExpired:
+            done = False
+        if os.path.exists(serial):
+            with open(serial, 'rb') as f:
+                f.seek(seen)
+                data = f.read()
+            # Only whole lines; the rest is read again next time.
+            cut = data.rfind(b'\n') + 1
+            seen += cut
+            for line in data[:cut].decode(errors='replace').splitlines():
+                if MARK in line:
+                    print('    ' + line[line.index(MARK) + len(MARK):],
+                          flush=True)
+        if done:
+            return True, time.monotonic() - start
+        if time.monotonic() - start > timeout:
+            proc.kill()
+            proc.wait()
+            return False, time.monotonic() - start
+
+
+# --- native -----------------------------------------------------------------
+
+def run_native(scen, kernels, assets, logdir):
+    d = os.path.join(logdir, scen.name)
+    os.makedirs(d, exist_ok=True)
+    serial = os.path.join(d, 'serial.log')
+    log(f'{scen.name}: booting {scen.kernel} kernel natively in QEMU')
+    cmd = QEMU + ['-smp', '2', '-m', '512', '-serial', 'file:' + serial,
+                  '-kernel', kernels[scen.kernel],
+                  '-initrd', os.path.join(assets, 'guest.cpio.gz'),
+                  '-append', 'console=ttyS0 panic=-1 loglevel=6']
+    in_time, secs = run_qemu(cmd, serial, scen.timeout)
+    text = open(serial, errors='replace').read() if os.path.exists(serial) else ''
+    m = INIT_RE.search(text)
+    if not m:
+        why = 'timed out' if not in_time else 'QEMU exited'
+        return Result(scen, False, f'{why} after {secs:.0f} s before init '
+                      'reached', serial)
+    f = parse_fields(m.group(1))
+    if f.get('hypervisor') != 'none':
+        return Result(scen, False, f'hypervisor={f.get("hypervisor")} on a '
+                      'native boot', serial)
+    if not in_time:
+        return Result(scen, False, 'init reached but the guest did not '
+                      f'power off within {scen.timeout} s', serial)
+    return Result(scen, True, f'init at {f.get("uptime")} s uptime, '
+                  f'cpus={f.get("cpus")}', serial)
+
+
+# --- Xen: one boot per dom0 kernel ---------------------------------------------
+
+RUN_SH_HEAD = r'''
+say() { echo "PVOPS-HARNESS: $*"; }
+
+# run_domu NAME CFG TIMEOUT RETRIES: create a domU, wait for it to go away,
+# and retry only when Xen saw it triple-fault (a known emulator flake) and
+# the scenario has a retry budget.
+run_domu() {
+	name=$1 cfg=$2 tmo=$3 retries=$4 attempt=1
+	while :; do
+		n=$name-a$attempt
+		t0=$(date +%s.%N)
+		id=
+		if xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+			id=$(xl domid "$n" 2>/dev/null)
+			t=0
+			while xl domid "$n" > /dev/null 2>&1 && [ $t -lt "$tmo" ]; do
+				sleep 1
+				t=$((t + 1))
+			done
+			if xl domid "$n" > /dev/null 2>&1; then
+				say "domu $n timeout after ${tmo}s"
+				xl destroy "$n"
+			fi
+		else
+			say "domu $n xl create failed"
+		fi
+		secs=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
+		if grep -q 'PVOPS-HARNESS: init reached' "/job/out/console/guest-$n.log" 2>/dev/null; then
+			say "domu $n result=init domid=$id seconds=$secs"
+			return 0
+		fi
+		if [ -n "$id" ] && xl dmesg | grep -q "d${id}v[0-9]* Triple fault" &&
+		   [ "$attempt" -le "$retries" ]; then
+			say "domu $n result=triple-fault domid=$id seconds=$secs retrying"
+			attempt=$((attempt + 1))
+			continue
+		fi
+		say "domu $n result=no-init domid=$id seconds=$secs"
+		return 1
+	done
+}
+'''
+
+DOMU_CFG = '''type = "{type}"
+kernel = "/job/kernels/{kernel}.bzImage"
+ramdisk = "/job/guest.cpio.gz"
+extra = "console=hvc0 loglevel=6"
+memory = 256
+vcpus = 2
+tsc_mode = "native"
+on_poweroff = "destroy"
+on_reboot = "destroy"
+on_crash = "destroy"
+'''
+
+
+def make_job(jobdir, kernels, assets, domus):
+    for sub in ('cfg', 'kernels', 'out'):
+        os.makedirs(os.path.join(jobdir, sub), exist_ok=True)
+    shutil.copy(os.path.join(assets, 'guest.cpio.gz'), jobdir)
+    script = [RUN_SH_HEAD]
+    for s in domus:
+        dst = os.path.join(jobdir, 'kernels', s.kernel + '.bzImage')
+        if not os.path.exists(dst):
+            shutil.copy(kernels[s.kernel], dst)
+        with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+            f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel))
+        script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
+                      f'{s.flake_retries}\n')
+    with open(os.path.join(jobdir, 'run.sh'), 'w') as f:
+        f.write(''.join(script))
+    size = sum(os.path.getsize(os.path.join(dp, n))
+               for dp, _, ns in os.walk(jobdir) for n in ns) // (1 << 20) + 64
+    img = jobdir + '.img'
+    subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext4', '-d', jobdir, img,
+                    f'{size}M'], check=True)
+    return img
+
+
+def judge_domu(s, out, serial):
+    """Judge a domU scenario from dom0's lines and its console logs."""
+    text = open(serial, errors='replace').read() if os.path.exists(serial) else ''
+    lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
+    if not lines:
+        return Result(s, False, 'dom0 never ran this domU', serial)
+    notes = []
+    for n, rest in lines:
+        f = parse_fields(rest)
+        console = os.path.join(out, 'console', f'guest-{n}.log')
+        if f.get('result') == 'triple-fault':
+            notes.append(f'attempt {n} triple-faulted: known reference flake '
+                         f'({s.flake_note}); log {console}')
+    name, rest = lines[-1]
+    f = parse_fields(rest)
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    for note in notes:
+        log(f'{s.name}: {note}')
+    if f.get('result') != 'init':
+        return Result(s, False, f'{" ".join(rest.split()[:3])} (Xen log: '
+                      f'{serial})', console)
+    m = INIT_RE.search(open(console, errors='replace').read())
+    g = parse_fields(m.group(1))
+    want = GUEST_TYPE[s.role]
+    if g.get('hypervisor') != 'xen' or g.get('guest_type') != want:
+        return Result(s, False, f'booted as hypervisor={g.get("hypervisor")} '
+                      f'guest_type={g.get("guest_type")}, expected xen/{want}',
+                      console)
+    extra = f', {len(notes)} flake retr{"y" if len(notes) == 1 else "ies"}' \
+        if notes else ''
+    return Result(s, True, f'create to power-off {f.get("seconds")} s, '
+                  f'cpus={g.get("cpus")}{extra}', console)
+
+
+def run_xen(dom0_kernel, scens, kernels, assets, logdir):
+    domus = [s for s in scens if s.role in GUEST_TYPE]
+    d = os.path.join(logdir, f'xen-dom0-{dom0_kernel}')
+    os.makedirs(d, exist_ok=True)
+    serial = os.path.join(d, 'serial.log')
+    jobdir = os.path.join(d, 'job')
+    img = make_job(jobdir, kernels, assets, domus)
+    budget = 120 + sum(s.timeout * (1 + s.flake_retries) for s in domus)
+    log(f'booting Xen 4.17 + {dom0_kernel} dom0 with '
+        f'{len(domus)} domU(s): {", ".join(s.name for s in domus) or "none"}'
+        f' (limit {budget} s)')
+    cmd = QEMU + ['-smp', '2', '-m', '3072', '-serial', 'file:' + serial,
+                  '-kernel', os.path.join(assets, 'xen-4.17'),
+                  '-append', XEN_ARGS,
+                  '-initrd', f'{kernels[dom0_kernel]} {DOM0_ARGS}',
+                  '-drive', 'file=' + os.path.join(assets, 'dom0.img') +
+                  ',if=virtio,format=raw,snapshot=on',
+                  '-drive', f'file={img},if=virtio,format=raw']
+    in_time, secs = run_qemu(cmd, serial, budget)
+    # The job disk's out/ holds the domU consoles and dom0's reports.
+    out = os.path.join(d, 'out')
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(['debugfs', '-R', f'rdump /out {d}', img],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.remove(img)
+    text = open(serial, errors='replace').read() if os.path.exists(serial) else ''
+    results = []
+    for s in scens:
+        if s.role == 'dom0':
+            m = re.search(MARK + r'dom0 up (.*)', text)
+            if not m:
+                why = re.search(MARK + r'dom0 FAILED: (.*)', text)
+                results.append(Result(s, False, why.group(1) if why else
+                                      'dom0 never came up', serial))
+                continue
+            f = parse_fields(m.group(1))
+            if not (f.get('xenstored') and f.get('xenconsoled')):
+                results.append(Result(s, False, 'toolstack daemons not '
+                                      'running', serial))
+            elif f.get('guest_type') != 'PV':
+                results.append(Result(s, False, 'dom0 guest_type='
+                                      f'{f.get("guest_type")}, expected PV',
+                                      serial))
+            elif not re.search(MARK + r'job done', text):
+                results.append(Result(s, False, 'dom0 did not finish its job'
+                                      f' ({"timeout" if not in_time else "stopped"})',
+                                      serial))
+            else:
+                results.append(Result(s, True, f'Xen {f.get("xen")}, '
+                                      f'xenstored and xenconsoled up', serial))
+        else:
+            results.append(judge_domu(s, out, serial))
+    if not in_time:
+        log(f'Xen boot with {dom0_kernel} dom0 hit its {budget} s limit')
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument('--ours', help="our bzImage")
+    ap.add_argument('--ref', help='reference bzImage')
+    ap.add_argument('--assets', help='directory made by assets.sh')
+    ap.add_argument('--logs', help='where the run keeps its logs')
+    ap.add_argument('--list', action='store_true', help='list scenarios')
+    ap.add_argument('scenarios', nargs='*',
+                    help=f'scenario names (default: {" ".join(DEFAULT)})')
+    a = ap.parse_args()
+    table = {s.name: s for s in SCENARIOS}
+    if a.list:
+        for s in SCENARIOS:
+            print(f'{s.name:16} {s.doc}{" [default]" if s.name in DEFAULT else ""}')
+        return 0
+    names = a.scenarios or DEFAULT
+    unknown = [n for n in names if n not in table]
+    if unknown:
+        ap.error(f'unknown scenario(s): {" ".join(unknown)} (see --list)')
+    scens = [table[n] for n in names]
+    for s in scens:
+        # Retries exist to absorb the reference's known emulator flakes.
+        assert not (s.flake_retries and s.kernel != 'ref'), s.name
+    kernels = {'ours': a.ours, 'ref': a.ref}
+    for s in scens:
+        for k in (s.kernel, s.dom0):
+            if k and not (kernels[k] and os.path.exists(kernels[k])):
+                ap.error(f'{s.name} needs the {k} kernel (--{k})')
+    stamp = time.strftime('%Y%m%d-%H%M%S')
+    logdir = os.path.abspath(os.path.join(a.logs, stamp))
+    os.makedirs(logdir)
+    latest = os.path.join(a.logs, 'latest')
+    if os.path.islink(latest):
+        os.remove(latest)
+    os.symlink(stamp, latest)
+    log(f'{len(scens)} scenario(s); logs in {logdir}')
+
+    results = []
+    for s in scens:
+        if s.role == 'native':
+            results.append(run_native(s, kernels, a.assets, logdir))
+    for k in ('ref', 'ours'):
+        group = [s for s in scens if s.role != 'native' and
+                 (s.dom0 or s.kernel) == k]
+        if group:
+            results += run_xen(k, group, kernels, a.assets, logdir)
+
+    order = {n: i for i, n in enumerate(names)}
+    results.sort(key=lambda r: order[r.scen.name])
+    print()
+    for r in results:
+        print(f'{"PASS" if r.ok else "FAIL"} {r.scen.name}: {r.why} '
+              f'(log: {r.logfile})')
+    npass = sum(r.ok for r in results)
+    print(f'harness: {npass} passed, {len(results) - npass} failed')
+    return 0 if npass == len(results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
