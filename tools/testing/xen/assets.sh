@@ -70,6 +70,7 @@ if ! stamp_ok "$out/dom0.img" "$imgstamp"; then
 	mkdir -p "$out/dom0-root/job"
 	size=$(( $(du -sm "$out/dom0-root" | cut -f1) + 256 ))
 	rm -f "$out/dom0.img"
+	truncate -s "${size}M" "$out/dom0.img"	# mke2fs is quiet only about a file that exists
 	mke2fs -q -t ext4 -L dom0 -d "$out/dom0-root" "$out/dom0.img" "${size}M"
 	echo "$imgstamp" > "$out/dom0.img.stamp"
 fi

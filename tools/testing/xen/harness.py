@@ -78,6 +78,15 @@ def log(msg):
     print(f'harness: {msg}', flush=True)
 
 
+def read(path):
+    """A log's text; empty when the file was never written."""
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
 def parse_fields(text):
     return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
 
@@ -134,7 +143,7 @@ def run_native(scen, kernels, assets, logdir):
                   '-initrd', os.path.join(assets, 'guest.cpio.gz'),
                   '-append', 'console=ttyS0 panic=-1 loglevel=6']
     in_time, secs = run_qemu(cmd, serial, scen.timeout)
-    text = open(serial, errors='replace').read() if os.path.exists(serial) else ''
+    text = read(serial)
     m = INIT_RE.search(text)
     if not m:
         why = 'timed out' if not in_time else 'QEMU exited'
@@ -227,6 +236,8 @@ def make_job(jobdir, kernels, assets, domus):
     size = sum(os.path.getsize(os.path.join(dp, n))
                for dp, _, ns in os.walk(jobdir) for n in ns) // (1 << 20) + 64
     img = jobdir + '.img'
+    with open(img, 'wb') as f:     # mke2fs is quiet only about a file that exists
+        f.truncate(size << 20)
     subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext4', '-d', jobdir, img,
                     f'{size}M'], check=True)
     return img
@@ -234,7 +245,7 @@ def make_job(jobdir, kernels, assets, domus):
 
 def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
-    text = open(serial, errors='replace').read() if os.path.exists(serial) else ''
+    text = read(serial)
     lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
     if not lines:
         return Result(s, False, 'dom0 never ran this domU', serial)
@@ -253,7 +264,10 @@ def judge_domu(s, out, serial):
     if f.get('result') != 'init':
         return Result(s, False, f'{" ".join(rest.split()[:3])} (Xen log: '
                       f'{serial})', console)
-    m = INIT_RE.search(open(console, errors='replace').read())
+    m = INIT_RE.search(read(console))
+    if not m:
+        return Result(s, False, 'dom0 saw init, but the console log '
+                      'extracted from the job disk lacks it', console)
     g = parse_fields(m.group(1))
     want = GUEST_TYPE[s.role]
     if g.get('hypervisor') != 'xen' or g.get('guest_type') != want:
@@ -291,7 +305,7 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     subprocess.run(['debugfs', '-R', f'rdump /out {d}', img],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.remove(img)
-    text = open(serial, errors='replace').read() if os.path.exists(serial) else ''
+    text = read(serial)
     results = []
     for s in scens:
         if s.role == 'dom0':
@@ -309,6 +323,10 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
                 results.append(Result(s, False, 'dom0 guest_type='
                                       f'{f.get("guest_type")}, expected PV',
                                       serial))
+            elif re.search(r'Kernel panic|Dom0 crashed', text):
+                results.append(Result(s, False, 'dom0 crashed: '
+                                      + re.search(r'(Kernel panic.*|Dom0 crashed.*)',
+                                                  text).group(1), serial))
             elif not re.search(MARK + r'job done', text):
                 results.append(Result(s, False, 'dom0 did not finish its job'
                                       f' ({"timeout" if not in_time else "stopped"})',
