@@ -6,7 +6,7 @@ Usage: abi_check.py REPO            check the repository's headers
        abi_check.py --selftest REPO plant mismatches; they must be caught
 
 Our ABI headers (every file under include/xen/interface/ and the x86 ones
-in ARCH_HEADERS) are compiled in one userspace translation unit, Xen's
+in COUNTERPARTS) are compiled in one userspace translation unit, Xen's
 counterparts in another, both with full debug info.  From the DWARF of the
 two objects it compares, for every struct, union and typedef we define:
 the size, and the offset and size of every member at every depth (Xen's
@@ -25,10 +25,12 @@ import tempfile
 from elftools.elf.elffile import ELFFile
 
 XEN_INCLUDE = '/usr/include'
-# Our x86 ABI headers and the Xen header that holds the same definitions.
-ARCH_HEADERS = {
+# Headers whose Xen counterpart is not xen/<path below interface/>: the
+# x86 ones, and those Xen keeps under arch-x86/.
+COUNTERPARTS = {
     'arch/x86/include/asm/xen/interface.h': 'xen/xen.h',
     'arch/x86/include/asm/xen/cpuid.h': 'xen/arch-x86/cpuid.h',
+    'include/xen/interface/hvm/start_info.h': 'xen/arch-x86/hvm/start_info.h',
 }
 SHIM_TYPES = '''#include <stdint.h>
 #include <stddef.h>
@@ -41,20 +43,23 @@ typedef int32_t s32; typedef int64_t s64;
 # ours is the latest that Xen 4.17 offers.
 XEN_PRELUDE = '#include <stdint.h>\n#define __XEN_INTERFACE_VERSION__ 0x00040e00\n'
 SHIM_BITS = '''#define BIT(n) (1UL << (n))
+#define BIT_ULL(n) (1ULL << (n))
 #define GENMASK(h, l) ((~0UL << (l)) & (~0UL >> (63 - (h))))
+#define GENMASK_ULL(h, l) ((~0ULL << (l)) & (~0ULL >> (63 - (h))))
 '''
 DEFINE_RE = re.compile(r'^\s*#\s*define\s+([A-Za-z_]\w*)(?!\()\s+(\S.*)$')
 
 
 def our_headers(repo):
     """Map each of our ABI headers (repo-relative) to Xen's counterpart."""
-    pairs = dict(ARCH_HEADERS)
+    pairs = {h: x for h, x in COUNTERPARTS.items() if h.startswith('arch/')}
     top = os.path.join(repo, 'include/xen/interface')
-    for d, _, names in os.walk(top):
+    for d, _, names in sorted(os.walk(top)):
         for n in sorted(names):
             if n.endswith('.h'):
                 rel = os.path.relpath(os.path.join(d, n), top)
-                pairs[f'include/xen/interface/{rel}'] = f'xen/{rel}'
+                ours = f'include/xen/interface/{rel}'
+                pairs[ours] = COUNTERPARTS.get(ours, f'xen/{rel}')
     return pairs
 
 
@@ -257,10 +262,16 @@ def check(repo, work):
     nmem = 0
     for key, (size, mem, path) in sorted(ours_t.items()):
         where = os.path.relpath(path, repo)
-        if key not in xen_t:
+        # Linux names a struct's guest handle after the struct, Xen after
+        # its typedef: __guest_handle_foo here is __guest_handle_foo_t there.
+        if key.startswith('typedef __guest_handle_') and key not in xen_t:
+            key_x = key + '_t'
+        else:
+            key_x = key
+        if key_x not in xen_t:
             errors.append(f'{where}: {key}: not defined by Xen')
             continue
-        xsize, xmem, _ = xen_t[key]
+        xsize, xmem, _ = xen_t[key_x]
         if size != xsize:
             errors.append(f'{where}: {key}: size {size}, Xen: {xsize}')
         for p, v in mem.items():

@@ -16,6 +16,17 @@ typedef unsigned long xen_pfn_t;
 /* A native word in shared structures (event bitmaps, multicall slots). */
 typedef unsigned long xen_ulong_t;
 
+/*
+ * A guest handle is a pointer into the guest's memory carried in a struct
+ * that Xen reads.  Each is wrapped in a struct of its own so that a handle
+ * to one type cannot be passed where another is expected.  A handle to a
+ * foo_t is named foo (Xen's headers call it foo_t).
+ */
+#define DEFINE_GUEST_HANDLE(name, type) \
+	typedef struct { typeof(type) *p; } __guest_handle_ ## name
+#define GUEST_HANDLE(name)		__guest_handle_ ## name
+#define set_xen_guest_handle(hnd, val)	((hnd).p = (val))
+
 /* vcpu_info slots in the shared info page; later vCPUs register their own. */
 #define XEN_LEGACY_MAX_VCPUS	32
 
