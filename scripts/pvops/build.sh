@@ -8,8 +8,9 @@
 # The config is allnoconfig with the fragments merged on top; the build
 # fails if any option a fragment asks for did not end up in .config.  The
 # config is only redone when a fragment or the source changed, so a rebuild
-# after editing a few files recompiles just those.  The full log is
-# OUT/build.log; progress is printed as it goes.
+# after editing a few files recompiles just those.  The logs are
+# OUT/config.log and OUT/build.log (of the last build); progress is printed
+# as it goes.
 set -eu
 set -o pipefail
 
@@ -34,9 +35,9 @@ stamp=$(cat "$src/.pvops-version" "${frags[@]}" | sha256sum | cut -c1-16)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pvops-config" 2>/dev/null)" != "$stamp" ]; then
 	echo "build $name: configuring (allnoconfig + ${frags[*]##*/})"
 	cat "${frags[@]}" > "$out/fragments.config"
-	if ! "${kmake[@]}" KCONFIG_ALLCONFIG="$out/fragments.config" allnoconfig > "$log" 2>&1; then
-		echo "build $name: FAILED to configure (full log: $log):"
-		grep -vE '^make(\[[0-9]+\])?: |^  (HOST)?[A-Z]+ ' "$log" | tail -20
+	if ! "${kmake[@]}" KCONFIG_ALLCONFIG="$out/fragments.config" allnoconfig > "$out/config.log" 2>&1; then
+		echo "build $name: FAILED to configure (full log: $out/config.log):"
+		grep -vE '^make(\[[0-9]+\])?: |^  (HOST)?[A-Z]+ ' "$out/config.log" | tail -20
 		exit 1
 	fi
 	# Every option a fragment sets must have the value it asked for.
@@ -63,7 +64,7 @@ fi
 
 echo "build $name: compiling in $out (log: $log)"
 start=$(date +%s)
-if ! "${kmake[@]}" bzImage >> "$log" 2>&1 < /dev/null; then
+if ! "${kmake[@]}" bzImage > "$log" 2>&1 < /dev/null; then
 	echo "build $name: FAILED; first errors (full log: $log):"
 	grep -E 'error|Error|undefined reference' "$log" | head -30
 	exit 1
