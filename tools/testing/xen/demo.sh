@@ -8,6 +8,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ours=$1 ref=$2 assets=$3 logs=$4
+mkdir -p "$logs"
 
 cat <<'TXT'
 === demo: what you are about to see
