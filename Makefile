@@ -11,9 +11,9 @@ export XEN_PVOPS_CACHE := $(CACHE)
 PY := /usr/bin/python3
 LOGS ?= $(CURDIR)/logs
 
-# Our kernel has no Xen support yet, so it is built natively; it takes
-# configs/xen.config as soon as the guest support lands.
-OURS_CONFIGS ?= configs/base.config
+# Our kernel gets the Xen options our subtree implements so far
+# (xen-guest.config); it takes configs/xen.config once it has them all.
+OURS_CONFIGS ?= configs/base.config configs/xen-guest.config
 REF_CONFIGS ?= configs/base.config configs/xen.config
 OURS_SRC := $(CACHE)/ours/src
 OURS_OUT := $(CACHE)/ours/out

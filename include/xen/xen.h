@@ -58,6 +58,14 @@ extern u32 xen_start_flags;
 #define xen_initial_domain()	false
 #endif
 
+#if IS_ENABLED(CONFIG_PVH)
+#include <xen/interface/hvm/start_info.h>
+
+/* Filled by the PVH entry code before anything else runs. */
+extern struct hvm_start_info pvh_start_info;
+void xen_prepare_pvh(void);
+#endif
+
 struct bio_vec;
 struct page;
 

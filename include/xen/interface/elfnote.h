@@ -30,4 +30,11 @@
 #define XEN_ELFNOTE_PHYS32_ENTRY	18	/* PVH entry point (physical) */
 #define XEN_ELFNOTE_MAX			XEN_ELFNOTE_PHYS32_ENTRY
 
+/*
+ * Newer than Xen 4.17, which ignores it: the alignment, lowest and highest
+ * load address at which a loader may place a relocatable PVH kernel.
+ * Linux's PVH entry code emits it.
+ */
+#define XEN_ELFNOTE_PHYS32_RELOC	19
+
 #endif /* _XEN_INTERFACE_ELFNOTE_H */

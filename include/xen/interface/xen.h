@@ -65,6 +65,10 @@
 #define __HYPERVISOR_arch_0				48
 #define __HYPERVISOR_arch_1				49
 
+/* Commands of console_io: Xen's own console (dom0; domUs with a debug Xen). */
+#define CONSOLEIO_write			0
+#define CONSOLEIO_read			1
+
 /*
  * Virtual IRQs: events Xen raises itself, bound to an event channel with
  * EVTCHNOP_bind_virq.  Per-vCPU ones are bound once per vCPU; the others

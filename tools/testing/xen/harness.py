@@ -38,6 +38,7 @@ class Scenario:
     timeout: int = 150          # seconds, for this scenario's own part
     flake_retries: int = 0      # known emulator flake; reference only
     flake_note: str = ''
+    cmdline: str = ''           # extra kernel arguments for this role
     doc: str = ''
 
 
@@ -61,6 +62,7 @@ SCENARIOS = [
     Scenario('pv-domu-ours', 'pv', 'ours', dom0='ref',
              doc='our kernel as PV domU under the reference dom0'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
+             cmdline='earlyprintk=xen loglevel=7',
              doc='our kernel as PVH domU under the reference dom0'),
 ]
 DEFAULT = ['native-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
@@ -208,7 +210,7 @@ run_domu() {
 DOMU_CFG = '''type = "{type}"
 kernel = "/job/kernels/{kernel}.bzImage"
 ramdisk = "/job/guest.cpio.gz"
-extra = "console=hvc0 loglevel=6"
+extra = "console=hvc0 loglevel=6 {cmdline}"
 memory = 256
 vcpus = 2
 tsc_mode = "native"
@@ -228,7 +230,8 @@ def make_job(jobdir, kernels, assets, domus):
         if not os.path.exists(dst):
             shutil.copy(kernels[s.kernel], dst)
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
-            f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel))
+            f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                    cmdline=s.cmdline))
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                       f'{s.flake_retries}\n')
     with open(os.path.join(jobdir, 'run.sh'), 'w') as f:

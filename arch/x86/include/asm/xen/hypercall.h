@@ -1,13 +1,86 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hypercall wrappers for x86 Xen guests.
+ * Hypercalls for x86-64 Xen guests.
  *
- * Core x86 code includes this header unconditionally (the call-depth
- * tracking code needs to know the Xen entry points exist).  The wrappers
- * themselves come with the guest support; with CONFIG_XEN off there are
- * none.
+ * Every hypercall goes through the hypercall page: Xen fills it with one
+ * 32-byte stub per hypercall number, holding the right instruction for the
+ * guest type and CPU (syscall for PV, vmcall or vmmcall for HVM and PVH).
+ * A PV kernel names the page in an ELF note; an HVM or PVH kernel writes
+ * its address to the MSR Xen names in CPUID, first thing at boot.
+ *
+ * Arguments go in rdi, rsi, rdx, r10, r8; the result comes back in rax.
+ * Xen may clobber the argument registers (debug builds do on purpose), and
+ * the PV stub's syscall clobbers rcx and r11, so all of them are outputs.
  */
 #ifndef _ASM_X86_XEN_HYPERCALL_H
 #define _ASM_X86_XEN_HYPERCALL_H
+
+#include <linux/types.h>
+#include <asm/asm.h>
+#include <xen/interface/xen.h>
+
+/**
+ * struct xen_hypercall_stub - one entry of the hypercall page
+ * @code: the instructions Xen writes
+ */
+struct xen_hypercall_stub {
+	u8 code[32];
+};
+
+extern struct xen_hypercall_stub hypercall_page[];
+
+#define __xen_hypercall(nr, a1, a2, a3, a4, a5)				\
+({									\
+	unsigned long __a1 = (unsigned long)(a1);			\
+	unsigned long __a2 = (unsigned long)(a2);			\
+	unsigned long __a3 = (unsigned long)(a3);			\
+	register unsigned long __a4 asm("r10") = (unsigned long)(a4);	\
+	register unsigned long __a5 asm("r8") = (unsigned long)(a5);	\
+	long __ret;							\
+									\
+	asm volatile("call hypercall_page + %c[off]"			\
+		     : "=a" (__ret), "+D" (__a1), "+S" (__a2),		\
+		       "+d" (__a3), "+r" (__a4), "+r" (__a5),		\
+		       ASM_CALL_CONSTRAINT				\
+		     : [off] "i" ((nr) * sizeof(struct xen_hypercall_stub)) \
+		     : "memory", "rcx", "r11");				\
+	__ret;								\
+})
+
+static inline int HYPERVISOR_console_io(int cmd, int count, const char *str)
+{
+	return __xen_hypercall(__HYPERVISOR_console_io, cmd, count, str, 0, 0);
+}
+
+static inline int HYPERVISOR_xen_version(int cmd, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_xen_version, cmd, arg, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_sched_op(int cmd, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_sched_op, cmd, arg, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_memory_op(unsigned int cmd, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_memory_op, cmd, arg, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_hvm_op(int op, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_hvm_op, op, arg, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_vcpu_op(int cmd, int vcpu, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_vcpu_op, cmd, vcpu, arg, 0, 0);
+}
+
+static inline int HYPERVISOR_event_channel_op(int cmd, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_event_channel_op, cmd, arg,
+			       0, 0, 0);
+}
 
 #endif /* _ASM_X86_XEN_HYPERCALL_H */

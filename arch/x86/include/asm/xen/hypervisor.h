@@ -6,7 +6,8 @@
 #define _ASM_X86_XEN_HYPERVISOR_H
 
 #include <linux/types.h>
-#include <asm/cpufeature.h>
+#include <linux/bits.h>
+#include <asm/cpufeatures.h>
 #include <asm/cpuid.h>
 
 struct pci_dev;
@@ -22,13 +23,23 @@ extern struct start_info *xen_start_info;
  * Xen's CPUID leaves carry the signature "XenVMMXenVMM".  They start at
  * 0x40000000, or higher when Xen offers another hypervisor's interface
  * first, so they are searched for; leaf base+2 (hypercall page) must exist.
+ * The hypervisor bit is read from CPUID itself, not from boot_cpu_data:
+ * the PVH entry code asks before the kernel has filled that in.
  */
 static inline u32 xen_cpuid_base(void)
 {
-	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR))
+	if (!(cpuid_ecx(1) & BIT(X86_FEATURE_HYPERVISOR & 31)))
 		return 0;
 	return hypervisor_cpuid_base("XenVMMXenVMM", 2);
 }
+
+#if IS_ENABLED(CONFIG_PVH)
+struct boot_params;
+
+/* Called by the PVH entry code (arch/x86/platform/pvh) on Xen. */
+void xen_pvh_init(struct boot_params *boot_params);
+void mem_map_via_hcall(struct boot_params *boot_params);
+#endif
 
 #if IS_ENABLED(CONFIG_XEN_PV_DOM0)
 bool xen_initdom_restore_msi(struct pci_dev *dev);

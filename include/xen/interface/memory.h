@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memory_op hypercall: a guest's memory map and reservation, and
+ * placing Xen-owned pages (shared info, grant frames) in its physical
+ * address space.
+ *
+ * Types and constants only; checked against Xen 4.17's public headers by
+ * tools/testing/xen/abi.
+ */
+#ifndef _XEN_INTERFACE_MEMORY_H
+#define _XEN_INTERFACE_MEMORY_H
+
+#include <xen/interface/xen.h>
+
+#define XENMEM_increase_reservation	0
+#define XENMEM_decrease_reservation	1
+#define XENMEM_maximum_ram_page		2
+#define XENMEM_current_reservation	3
+#define XENMEM_maximum_reservation	4
+#define XENMEM_machphys_mfn_list	5
+#define XENMEM_populate_physmap		6
+#define XENMEM_add_to_physmap		7
+/* The guest's E820-style memory map: struct xen_memory_map. */
+#define XENMEM_memory_map		9
+/* The host's memory map (dom0): struct xen_memory_map. */
+#define XENMEM_machine_memory_map	10
+#define XENMEM_maximum_gpfn		14
+#define XENMEM_remove_from_physmap	15
+
+/* What XENMEM_add_to_physmap maps. */
+#define XENMAPSPACE_shared_info		0	/* the shared info page */
+#define XENMAPSPACE_grant_table		1	/* a grant table frame */
+#define XENMAPSPACE_gmfn		2	/* another of our frames */
+
+DEFINE_GUEST_HANDLE(void, void);
+
+/**
+ * struct xen_memory_map - argument of XENMEM_memory_map
+ * @nr_entries: in: room in @buffer, in entries; out: entries written
+ * @buffer: entries in the format of the BIOS E820 call (struct e820_entry)
+ */
+struct xen_memory_map {
+	unsigned int nr_entries;
+	GUEST_HANDLE(void) buffer;
+};
+
+#endif /* _XEN_INTERFACE_MEMORY_H */
