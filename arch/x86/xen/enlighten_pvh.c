@@ -16,6 +16,7 @@
 #include <asm/xen/hypervisor.h>
 #include <xen/hvc-console.h>
 #include <xen/interface/memory.h>
+#include <xen/interface/sched.h>
 #include <xen/interface/version.h>
 #include <xen/xen.h>
 
@@ -60,12 +61,15 @@ void __init mem_map_via_hcall(struct boot_params *boot_params)
 	};
 	int rc;
 
-	set_xen_guest_handle(map.buffer, boot_params->e820_table);
+	map.buffer = boot_params->e820_table;
 	rc = HYPERVISOR_memory_op(XENMEM_memory_map, &map);
 	if (rc) {
-		/* Without a memory map there is nothing to boot on. */
+		/* Nothing to boot on: tell the toolstack this domain crashed. */
+		struct sched_shutdown crash = { .reason = SHUTDOWN_crash };
+
 		xen_raw_printk("xen: XENMEM_memory_map failed: %d\n", rc);
-		BUG();
+		for (;;)
+			HYPERVISOR_sched_op(SCHEDOP_shutdown, &crash);
 	}
 	boot_params->e820_entries = map.nr_entries;
 }

@@ -1,22 +1,189 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Xen console.
+ * Xen console: hvc0 on the PV console ring, and the raw early output.
  *
- * For now only the raw, early output path: the "earlyprintk=xen" boot
- * console and xen_raw_printk().  A guest in an HVM container (PVH) writes
- * to I/O port 0xe9, which Xen prints on its own console as "(dN) ..."
- * when started with guest_loglvl=all; a PV guest uses the console_io
- * hypercall, which Xen honours for dom0.  The hvc driver on the console
- * ring comes next.
+ * The ring is a page shared with the console backend (xenconsoled in
+ * dom0), found through HVM parameters in a PVH guest.  Until the event
+ * channel core exists the hvc layer polls it; output is signalled to the
+ * backend with EVTCHNOP_send.
+ *
+ * Trust: the backend writes in_prod and out_cons.  Each is read once per
+ * call, and a value that would put more bytes in flight than the ring
+ * holds marks the ring broken: one log line, and the console drops
+ * output and reads nothing from then on.  Our own indices are kept in
+ * private copies, never read back from the page.
+ *
+ * Ordering: a reader reads the index, then (virt_rmb) the data; a writer
+ * writes the data, then (virt_wmb) the index.  Freed space is reused only
+ * after the consumer's index was read (virt_mb).
+ *
+ * The raw path (earlyprintk=xen, xen_raw_printk) needs none of this: a
+ * guest in an HVM container writes to I/O port 0xe9, which Xen prints as
+ * "(dN) ..." when started with guest_loglvl=all; a PV guest uses the
+ * console_io hypercall, which Xen honours for dom0.
  */
 #include <linux/console.h>
 #include <linux/init.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
+#include <linux/pfn.h>
 #include <linux/string.h>
 #include <asm/xen/hypercall.h>
 #include <xen/hvc-console.h>
+#include <xen/interface/event_channel.h>
+#include <xen/interface/hvm/params.h>
+#include <xen/interface/io/console.h>
 #include <xen/xen.h>
+
+#include "hvc_console.h"
+
+/**
+ * struct xencons - one console ring
+ * @intf: the shared page
+ * @evtchn: event channel to the backend
+ * @in_cons: our consumer index of the input ring
+ * @out_prod: our producer index of the output ring
+ * @broken: the backend gave impossible indices; the ring is not used
+ */
+struct xencons {
+	struct xencons_interface *intf;
+	evtchn_port_t evtchn;
+	XENCONS_RING_IDX in_cons;
+	XENCONS_RING_IDX out_prod;
+	bool broken;
+};
+
+/* The domain's console, hvc0: the only ring until secondary consoles. */
+static struct xencons xencons0;
+
+static void xencons_notify(struct xencons *c)
+{
+	struct evtchn_send send = { .port = c->evtchn };
+
+	HYPERVISOR_event_channel_op(EVTCHNOP_send, &send);
+}
+
+static void xencons_mark_broken(struct xencons *c, const char *ring,
+				XENCONS_RING_IDX cons, XENCONS_RING_IDX prod)
+{
+	if (!c->broken)
+		pr_err("xen console: backend gave bad %s ring indices (cons %u, prod %u); console disabled\n",
+		       ring, cons, prod);
+	c->broken = true;
+}
+
+static ssize_t xencons_put_chars(u32 vtermno, const u8 *buf, size_t count)
+{
+	struct xencons *c = &xencons0;
+	struct xencons_interface *intf = c->intf;
+	XENCONS_RING_IDX cons, prod = c->out_prod;
+	size_t sent = 0;
+
+	if (!intf || c->broken)
+		return count;	/* nowhere to send it: drop, never block */
+
+	cons = READ_ONCE(intf->out_cons);
+	if (prod - cons > sizeof(intf->out)) {
+		xencons_mark_broken(c, "output", cons, prod);
+		return count;
+	}
+	virt_mb();	/* the backend is done with the space before we reuse it */
+	while (sent < count && prod - cons < sizeof(intf->out))
+		intf->out[MASK_XENCONS_IDX(prod++, intf->out)] = buf[sent++];
+	virt_wmb();	/* data before index */
+	WRITE_ONCE(intf->out_prod, prod);
+	c->out_prod = prod;
+	if (sent)
+		xencons_notify(c);
+	return sent;
+}
+
+static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
+{
+	struct xencons *c = &xencons0;
+	struct xencons_interface *intf = c->intf;
+	XENCONS_RING_IDX cons = c->in_cons, prod;
+	size_t recv = 0;
+
+	if (!intf || c->broken)
+		return 0;
+
+	prod = READ_ONCE(intf->in_prod);
+	if (prod - cons > sizeof(intf->in)) {
+		xencons_mark_broken(c, "input", cons, prod);
+		return 0;
+	}
+	virt_rmb();	/* index before data */
+	while (recv < count && cons != prod)
+		buf[recv++] = intf->in[MASK_XENCONS_IDX(cons++, intf->in)];
+	virt_mb();	/* data read before the space is handed back */
+	WRITE_ONCE(intf->in_cons, cons);
+	c->in_cons = cons;
+	if (recv)
+		xencons_notify(c);
+	return recv;
+}
+
+static const struct hv_ops xencons_ops = {
+	.get_chars = xencons_get_chars,
+	.put_chars = xencons_put_chars,
+};
+
+static int xen_hvm_param(unsigned int index, u64 *value)
+{
+	struct xen_hvm_param p = { .domid = DOMID_SELF, .index = index };
+	int rc = HYPERVISOR_hvm_op(HVMOP_get_param, &p);
+
+	*value = p.value;
+	return rc;
+}
+
+/* Find and map the ring of a guest in an HVM container. */
+static int xencons_setup(struct xencons *c)
+{
+	u64 pfn, evtchn;
+
+	if (c->intf)
+		return 0;
+	if (!xen_hvm_domain() || xen_initial_domain())
+		return -ENODEV;
+	if (xen_hvm_param(HVM_PARAM_CONSOLE_EVTCHN, &evtchn) ||
+	    xen_hvm_param(HVM_PARAM_CONSOLE_PFN, &pfn) || !pfn)
+		return -ENODEV;
+	c->intf = memremap(PFN_PHYS(pfn), PAGE_SIZE, MEMREMAP_WB);
+	if (!c->intf)
+		return -ENOMEM;
+	c->evtchn = evtchn;
+	c->in_cons = READ_ONCE(c->intf->in_cons);
+	c->out_prod = READ_ONCE(c->intf->out_prod);
+	return 0;
+}
+
+/* hvc0 as a console, as early as the kernel takes consoles. */
+static int __init xencons_console_init(void)
+{
+	if (xencons_setup(&xencons0))
+		return 0;
+	hvc_instantiate(0, 0, &xencons_ops);
+	return 0;
+}
+console_initcall(xencons_console_init);
+
+/* hvc0 as a tty.  No interrupt yet: the hvc layer polls the ring. */
+static int __init xencons_tty_init(void)
+{
+	struct hvc_struct *hp;
+
+	if (xencons_setup(&xencons0))
+		return 0;
+	hp = hvc_alloc(0, 0, &xencons_ops, 256);
+	if (IS_ERR(hp)) {
+		pr_err("xen console: hvc0: %ld\n", PTR_ERR(hp));
+		return PTR_ERR(hp);
+	}
+	return 0;
+}
+device_initcall(xencons_tty_init);
 
 /* Xen's debug port for HVM and PVH guests. */
 #define XEN_HVM_DEBUG_PORT	0xe9

@@ -32,16 +32,15 @@
 #define XENMAPSPACE_grant_table		1	/* a grant table frame */
 #define XENMAPSPACE_gmfn		2	/* another of our frames */
 
-DEFINE_GUEST_HANDLE(void, void);
-
 /**
  * struct xen_memory_map - argument of XENMEM_memory_map
  * @nr_entries: in: room in @buffer, in entries; out: entries written
- * @buffer: entries in the format of the BIOS E820 call (struct e820_entry)
+ * @buffer: entries in the format of the BIOS E820 call (struct e820_entry);
+ *	a guest handle to void for Xen, which is a plain pointer
  */
 struct xen_memory_map {
 	unsigned int nr_entries;
-	GUEST_HANDLE(void) buffer;
+	void *buffer;
 };
 
 #endif /* _XEN_INTERFACE_MEMORY_H */

@@ -62,8 +62,11 @@ SCENARIOS = [
     Scenario('pv-domu-ours', 'pv', 'ours', dom0='ref',
              doc='our kernel as PV domU under the reference dom0'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
-             cmdline='earlyprintk=xen loglevel=7',
              doc='our kernel as PVH domU under the reference dom0'),
+    Scenario('pvh-domu-ours-early', 'pvh', 'ours', dom0='ref',
+             cmdline='earlyprintk=xen loglevel=7',
+             doc='the same, with its whole boot log on Xen\'s console '
+             '(port 0xe9), for debugging'),
 ]
 DEFAULT = ['native-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
 
