@@ -13,6 +13,11 @@
  * output and reads nothing from then on.  Our own indices are kept in
  * private copies, never read back from the page.
  *
+ * Locking: xencons.lock serialises users of one ring: hvc's console path
+ * and its tty path call in without a common lock.  It is taken with
+ * interrupts off, and only tried while an oops is printed, so that a crash
+ * in the middle of a write cannot deadlock the console.
+ *
  * Ordering: a reader reads the index, then (virt_rmb) the data; a writer
  * writes the data, then (virt_wmb) the index.  Freed space is reused only
  * after the consumer's index was read (virt_mb).
@@ -27,6 +32,7 @@
 #include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/pfn.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <asm/xen/hypercall.h>
 #include <xen/hvc-console.h>
@@ -39,6 +45,7 @@
 
 /**
  * struct xencons - one console ring
+ * @lock: serialises the users of the ring
  * @intf: the shared page
  * @evtchn: event channel to the backend
  * @in_cons: our consumer index of the input ring
@@ -46,6 +53,7 @@
  * @broken: the backend gave impossible indices; the ring is not used
  */
 struct xencons {
+	spinlock_t lock;	/* serialises the users of the ring */
 	struct xencons_interface *intf;
 	evtchn_port_t evtchn;
 	XENCONS_RING_IDX in_cons;
@@ -54,7 +62,9 @@ struct xencons {
 };
 
 /* The domain's console, hvc0: the only ring until secondary consoles. */
-static struct xencons xencons0;
+static struct xencons xencons0 = {
+	.lock = __SPIN_LOCK_UNLOCKED(xencons0.lock),
+};
 
 static void xencons_notify(struct xencons *c)
 {
@@ -72,9 +82,8 @@ static void xencons_mark_broken(struct xencons *c, const char *ring,
 	c->broken = true;
 }
 
-static ssize_t xencons_put_chars(u32 vtermno, const u8 *buf, size_t count)
+static size_t xencons_write(struct xencons *c, const u8 *buf, size_t count)
 {
-	struct xencons *c = &xencons0;
 	struct xencons_interface *intf = c->intf;
 	XENCONS_RING_IDX cons, prod = c->out_prod;
 	size_t sent = 0;
@@ -98,9 +107,23 @@ static ssize_t xencons_put_chars(u32 vtermno, const u8 *buf, size_t count)
 	return sent;
 }
 
-static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
+static ssize_t xencons_put_chars(u32 vtermno, const u8 *buf, size_t count)
 {
 	struct xencons *c = &xencons0;
+	unsigned long flags;
+	size_t sent;
+
+	if (!oops_in_progress)
+		spin_lock_irqsave(&c->lock, flags);
+	else if (!spin_trylock_irqsave(&c->lock, flags))
+		return 0;	/* an oops interrupted a write: try later */
+	sent = xencons_write(c, buf, count);
+	spin_unlock_irqrestore(&c->lock, flags);
+	return sent;
+}
+
+static size_t xencons_read(struct xencons *c, u8 *buf, size_t count)
+{
 	struct xencons_interface *intf = c->intf;
 	XENCONS_RING_IDX cons = c->in_cons, prod;
 	size_t recv = 0;
@@ -121,6 +144,21 @@ static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
 	c->in_cons = cons;
 	if (recv)
 		xencons_notify(c);
+	return recv;
+}
+
+static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
+{
+	struct xencons *c = &xencons0;
+	unsigned long flags;
+	size_t recv;
+
+	if (!oops_in_progress)
+		spin_lock_irqsave(&c->lock, flags);
+	else if (!spin_trylock_irqsave(&c->lock, flags))
+		return 0;
+	recv = xencons_read(c, buf, count);
+	spin_unlock_irqrestore(&c->lock, flags);
 	return recv;
 }
 

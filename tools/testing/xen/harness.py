@@ -282,8 +282,9 @@ def judge_domu(s, out, serial):
                       console)
     extra = f', {len(notes)} flake retr{"y" if len(notes) == 1 else "ies"}' \
         if notes else ''
-    return Result(s, True, f'create to power-off {f.get("seconds")} s, '
-                  f'cpus={g.get("cpus")}{extra}', console)
+    return Result(s, True, f'init at {g.get("uptime")} s uptime, create to '
+                  f'power-off {f.get("seconds")} s, cpus={g.get("cpus")}'
+                  f'{extra}', console)
 
 
 def run_xen(dom0_kernel, scens, kernels, assets, logdir):
@@ -361,7 +362,7 @@ def main():
     table = {s.name: s for s in SCENARIOS}
     if a.list:
         for s in SCENARIOS:
-            print(f'{s.name:16} {s.doc}{" [default]" if s.name in DEFAULT else ""}')
+            print(f'{s.name:20} {s.doc}{" [default]" if s.name in DEFAULT else ""}')
         return 0
     names = a.scenarios or DEFAULT
     unknown = [n for n in names if n not in table]
