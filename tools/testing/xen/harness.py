@@ -68,7 +68,8 @@ SCENARIOS = [
              doc='the same, with its whole boot log on Xen\'s console '
              '(port 0xe9), for debugging'),
 ]
-DEFAULT = ['native-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
+DEFAULT = ['native-ours', 'pvh-domu-ours', 'dom0-ref', 'pv-domu-ref',
+           'pvh-domu-ref']
 
 QEMU = ['qemu-system-x86_64', '-nic', 'none', '-display', 'none',
         '-monitor', 'none', '-no-reboot', '-cpu', 'qemu64,+svm,+npt']
