@@ -39,6 +39,7 @@ class Scenario:
     flake_retries: int = 0      # known emulator flake; reference only
     flake_note: str = ''
     cmdline: str = ''           # extra kernel arguments for this role
+    clock: int = 0              # seconds of guest clock to check vs dom0's
     doc: str = ''
 
 
@@ -63,13 +64,19 @@ SCENARIOS = [
              doc='our kernel as PV domU under the reference dom0'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
              doc='our kernel as PVH domU under the reference dom0'),
+    Scenario('clock-pvh-ours', 'pvh', 'ours', dom0='ref', clock=60,
+             timeout=240,
+             doc="our PVH domU's clock over 60 s agrees with dom0's to 1%"),
+    Scenario('clock-pvh-ref', 'pvh', 'ref', dom0='ref', clock=60,
+             timeout=240, flake_retries=2, flake_note=PIT_FLAKE,
+             doc="the same for the reference PVH domU"),
     Scenario('pvh-domu-ours-early', 'pvh', 'ours', dom0='ref',
              cmdline='earlyprintk=xen loglevel=7',
              doc='the same, with its whole boot log on Xen\'s console '
              '(port 0xe9), for debugging'),
 ]
-DEFAULT = ['native-ours', 'pvh-domu-ours', 'dom0-ref', 'pv-domu-ref',
-           'pvh-domu-ref']
+DEFAULT = ['native-ours', 'pvh-domu-ours', 'clock-pvh-ours', 'dom0-ref',
+           'pv-domu-ref', 'pvh-domu-ref']
 
 QEMU = ['qemu-system-x86_64', '-nic', 'none', '-display', 'none',
         '-monitor', 'none', '-no-reboot', '-cpu', 'qemu64,+svm,+npt']
@@ -173,20 +180,26 @@ say() { echo "PVOPS-HARNESS: $*"; }
 
 # run_domu NAME CFG TIMEOUT RETRIES: create a domU, wait for it to go away,
 # and retry only when Xen saw it triple-fault (a known emulator flake) and
-# the scenario has a retry budget.
+# the scenario has a retry budget.  Every 0.1 s, note on dom0's clock when
+# the guest's clock lines first show in its console log.
 run_domu() {
 	name=$1 cfg=$2 tmo=$3 retries=$4 attempt=1
 	while :; do
 		n=$name-a$attempt
+		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
-		id=
+		id= cs= ce=
 		if xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
 			t=0
-			while xl domid "$n" > /dev/null 2>&1 && [ $t -lt "$tmo" ]; do
-				sleep 1
+			while xl domid "$n" > /dev/null 2>&1 && [ $t -lt $((tmo * 10)) ]; do
+				sleep 0.1
 				t=$((t + 1))
+				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
+				[ -z "$ce" ] && grep -q 'PVOPS-HARNESS: clock end' "$log" 2>/dev/null && ce=$(date +%s.%N)
 			done
+			[ -n "$cs" ] && [ -n "$ce" ] &&
+				say "domu $n clock dom0_seconds=$(echo "$ce $cs" | awk '{ printf "%.2f", $1 - $2 }')"
 			if xl domid "$n" > /dev/null 2>&1; then
 				say "domu $n timeout after ${tmo}s"
 				xl destroy "$n"
@@ -234,8 +247,9 @@ def make_job(jobdir, kernels, assets, domus):
         if not os.path.exists(dst):
             shutil.copy(kernels[s.kernel], dst)
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+            cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
             f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
-                                    cmdline=s.cmdline))
+                                    cmdline=cmdline))
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                       f'{s.flake_retries}\n')
     with open(os.path.join(jobdir, 'run.sh'), 'w') as f:
@@ -283,9 +297,30 @@ def judge_domu(s, out, serial):
                       console)
     extra = f', {len(notes)} flake retr{"y" if len(notes) == 1 else "ies"}' \
         if notes else ''
+    if s.clock:
+        return judge_clock(s, name, read(console), read(serial), extra,
+                           console)
     return Result(s, True, f'init at {g.get("uptime")} s uptime, create to '
                   f'power-off {f.get("seconds")} s, cpus={g.get("cpus")}'
                   f'{extra}', console)
+
+
+def judge_clock(s, name, console_text, serial_text, extra, console):
+    """Compare the guest's clock over its sleep with dom0's."""
+    up = dict(re.findall(MARK + r'clock (start|end) uptime=([\d.]+)',
+                         console_text))
+    m = re.search(MARK + rf'domu {re.escape(name)} clock dom0_seconds=([\d.]+)',
+                  serial_text)
+    if len(up) != 2 or not m:
+        return Result(s, False, 'no clock lines from the guest or dom0',
+                      console)
+    guest = float(up['end']) - float(up['start'])
+    dom0 = float(m.group(1))
+    ratio = guest / dom0 if dom0 else 0.0
+    # dom0 sees each line within its 0.1 s poll: allow that on top of 1%.
+    ok = abs(guest - dom0) <= 0.01 * dom0 + 0.2
+    return Result(s, ok, f'guest {guest:.2f} s vs dom0 {dom0:.2f} s over a '
+                  f'{s.clock} s sleep, ratio {ratio:.4f}{extra}', console)
 
 
 def run_xen(dom0_kernel, scens, kernels, assets, logdir):
