@@ -181,20 +181,21 @@ say() { echo "PVOPS-HARNESS: $*"; }
 # run_domu NAME CFG TIMEOUT RETRIES: create a domU, wait for it to go away,
 # and retry only when Xen saw it triple-fault (a known emulator flake) and
 # the scenario has a retry budget.  Every 0.1 s, note on dom0's clock when
-# the guest's clock lines first show in its console log.
+# the guest's init line and clock lines first show in its console log.
 run_domu() {
 	name=$1 cfg=$2 tmo=$3 retries=$4 attempt=1
 	while :; do
 		n=$name-a$attempt
 		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
-		id= cs= ce=
+		id= ti= cs= ce=
 		if xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
 			t=0
 			while xl domid "$n" > /dev/null 2>&1 && [ $t -lt $((tmo * 10)) ]; do
 				sleep 0.1
 				t=$((t + 1))
+				[ -z "$ti" ] && grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null && ti=$(date +%s.%N)
 				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
 				[ -z "$ce" ] && grep -q 'PVOPS-HARNESS: clock end' "$log" 2>/dev/null && ce=$(date +%s.%N)
 			done
@@ -208,8 +209,9 @@ run_domu() {
 			say "domu $n xl create failed"
 		fi
 		secs=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
-		if grep -q 'PVOPS-HARNESS: init reached' "/job/out/console/guest-$n.log" 2>/dev/null; then
-			say "domu $n result=init domid=$id seconds=$secs"
+		if grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null; then
+			init=$(echo "${ti:-0} $t0" | awk '$1 > 0 { printf "%.1f", $1 - $2 }')
+			say "domu $n result=init domid=$id seconds=$secs init_seconds=${init:-?}"
 			return 0
 		fi
 		if [ -n "$id" ] && xl dmesg | grep -q "d${id}v[0-9]* Triple fault" &&
@@ -300,9 +302,10 @@ def judge_domu(s, out, serial):
     if s.clock:
         return judge_clock(s, name, read(console), read(serial), extra,
                            console)
-    return Result(s, True, f'init at {g.get("uptime")} s uptime, create to '
-                  f'power-off {f.get("seconds")} s, cpus={g.get("cpus")}'
-                  f'{extra}', console)
+    return Result(s, True, f'create to init {f.get("init_seconds")} s '
+                  f'(uptime {g.get("uptime")} s), to power-off '
+                  f'{f.get("seconds")} s, cpus={g.get("cpus")}{extra}',
+                  console)
 
 
 def judge_clock(s, name, console_text, serial_text, extra, console):
