@@ -16,12 +16,6 @@ EXPORT_SYMBOL_GPL(xen_domain_type);
 u32 xen_start_flags __ro_after_init;
 EXPORT_SYMBOL(xen_start_flags);
 
-struct shared_info *HYPERVISOR_shared_info;
-EXPORT_SYMBOL_GPL(HYPERVISOR_shared_info);
-
-struct start_info *xen_start_info;
-EXPORT_SYMBOL_GPL(xen_start_info);
-
 /*
  * In an HVM container (PVH) Xen translates guest frames itself, so two
  * pages contiguous in the guest's physical space are contiguous for a

@@ -69,11 +69,6 @@ static void xen_hvm_restart(char *cmd)
 	xen_hvm_shutdown(SHUTDOWN_reboot);
 }
 
-static void xen_hvm_halt(void)
-{
-	xen_hvm_shutdown(SHUTDOWN_poweroff);
-}
-
 static void __init xen_hvm_init_platform(void)
 {
 	u32 base = xen_cpuid_base();
@@ -106,7 +101,7 @@ static void __init xen_hvm_init_platform(void)
 
 	pm_power_off = xen_hvm_power_off;
 	machine_ops.restart = xen_hvm_restart;
-	machine_ops.halt = xen_hvm_halt;
+	machine_ops.halt = xen_hvm_power_off;
 }
 
 static u32 __init xen_hvm_detect(void)

@@ -11,13 +11,6 @@
 #include <asm/cpuid.h>
 
 struct pci_dev;
-struct shared_info;
-struct start_info;
-
-/* The page Xen shares with every guest (event bits, time, wall clock). */
-extern struct shared_info *HYPERVISOR_shared_info;
-/* PV only: the start info page Xen hands the guest at boot. */
-extern struct start_info *xen_start_info;
 
 /*
  * Xen's CPUID leaves carry the signature "XenVMMXenVMM".  They start at
