@@ -33,6 +33,22 @@
 #define XENMAPSPACE_gmfn		2	/* another of our frames */
 
 /**
+ * struct xen_add_to_physmap - argument of XENMEM_add_to_physmap
+ * @domid: the domain whose physical address space changes (DOMID_SELF)
+ * @size: pages, for the range map spaces only
+ * @space: an XENMAPSPACE_* value: what to map
+ * @idx: which page of that space (e.g. the grant table frame number)
+ * @gpfn: the guest frame it appears at; what was there is released
+ */
+struct xen_add_to_physmap {
+	domid_t domid;
+	u16 size;
+	unsigned int space;
+	xen_ulong_t idx;
+	xen_pfn_t gpfn;
+};
+
+/**
  * struct xen_memory_map - argument of XENMEM_memory_map
  * @nr_entries: in: room in @buffer, in entries; out: entries written
  * @buffer: entries in the format of the BIOS E820 call (struct e820_entry);

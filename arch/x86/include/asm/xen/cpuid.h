@@ -23,6 +23,14 @@
 /* Leaf 2, EDX: PV feature bits; the guest may use MMU_PT_UPDATE_PRESERVE_AD. */
 #define XEN_CPUID_FEAT1_MMU_PT_UPDATE_PRESERVE_AD	BIT(0)
 
+/*
+ * Leaf 4 (HVM and PVH guests), EAX: what the guest may rely on.  With
+ * VCPU_ID_PRESENT, EBX holds the Xen vCPU id of the CPU that asks.
+ */
+#define XEN_HVM_CPUID_VCPU_ID_PRESENT	BIT(3)
+/* HVMOP_set_evtchn_upcall_vector is available (per-vCPU upcall vectors). */
+#define XEN_HVM_CPUID_UPCALL_VECTOR	BIT(6)
+
 /* Leaf 5 is the highest defined by Xen 4.17. */
 #define XEN_CPUID_MAX_NUM_LEAVES	5
 
