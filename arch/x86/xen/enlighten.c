@@ -1,20 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * State every x86 Xen guest type shares: which kind of guest this is and
- * the flags Xen booted it with.  Set once, early, by the entry code of the
- * guest type (enlighten_pvh.c), read everywhere through <xen/xen.h>.
+ * State every x86 Xen guest type shares: which kind of guest this is,
+ * the flags Xen booted it with, the shared info page and each CPU's
+ * vcpu_info.  Set early by the entry code of the guest type
+ * (enlighten_pvh.c, enlighten_hvm.c), read everywhere through <xen/xen.h>
+ * and <xen/xen-ops.h>.
+ *
+ * A vCPU's vcpu_info starts in the shared info page, which has room for
+ * the first 32 vCPUs only.  xen_vcpu_setup() moves it into per-CPU
+ * memory, which Xen allows once per vCPU, for the life of the domain.
  */
 #include <linux/cache.h>
 #include <linux/export.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
 #include <linux/types.h>
-#include <xen/xen.h>
+#include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
+#include <xen/interface/vcpu.h>
+#include <xen/interface/xen.h>
+#include <xen/xen-ops.h>
+#include <xen/xen.h>
 
 enum xen_domain_type xen_domain_type __ro_after_init = XEN_NATIVE;
 EXPORT_SYMBOL_GPL(xen_domain_type);
 
 u32 xen_start_flags __ro_after_init;
 EXPORT_SYMBOL(xen_start_flags);
+
+struct shared_info *HYPERVISOR_shared_info __ro_after_init;
+EXPORT_SYMBOL_GPL(HYPERVISOR_shared_info);
+
+DEFINE_PER_CPU(struct vcpu_info *, xen_vcpu);
+EXPORT_PER_CPU_SYMBOL_GPL(xen_vcpu);
+
+DEFINE_PER_CPU(u32, xen_vcpu_id);
+EXPORT_PER_CPU_SYMBOL_GPL(xen_vcpu_id);
+
+/* Aligned to 64 bytes, so a vcpu_info never crosses a page. */
+static DEFINE_PER_CPU_ALIGNED(struct vcpu_info, xen_vcpu_info);
+
+/**
+ * xen_vcpu_setup() - give a CPU its own vcpu_info
+ * @cpu: the CPU; it must be the calling CPU or not yet running
+ *
+ * Registers per-CPU memory for the vCPU's vcpu_info.  When Xen refuses,
+ * vCPUs below 32 keep their slot in the shared info page.
+ *
+ * Return: 0, or a negative errno when the CPU has no vcpu_info at all.
+ */
+int xen_vcpu_setup(unsigned int cpu)
+{
+	struct vcpu_info *mine = per_cpu_ptr(&xen_vcpu_info, cpu);
+	phys_addr_t pa = per_cpu_ptr_to_phys(mine);
+	struct vcpu_register_vcpu_info info = {
+		.mfn = PHYS_PFN(pa),
+		.offset = offset_in_page(pa),
+	};
+	u32 vcpu = xen_vcpu_nr(cpu);
+	int rc;
+
+	if (per_cpu(xen_vcpu, cpu) == mine)
+		return 0;
+
+	BUILD_BUG_ON(sizeof(struct vcpu_info) > SMP_CACHE_BYTES ||
+		     PAGE_SIZE % SMP_CACHE_BYTES);
+	rc = HYPERVISOR_vcpu_op(VCPUOP_register_vcpu_info, vcpu, &info);
+	if (!rc) {
+		per_cpu(xen_vcpu, cpu) = mine;
+		return 0;
+	}
+	if (vcpu < XEN_LEGACY_MAX_VCPUS) {
+		pr_warn_once("xen: vcpu_info stays in shared info (%d)\n", rc);
+		per_cpu(xen_vcpu, cpu) = &HYPERVISOR_shared_info->vcpu_info[vcpu];
+		return 0;
+	}
+	pr_err("xen: no vcpu_info for vCPU %u: %d\n", vcpu, rc);
+	return rc;
+}
 
 /*
  * In an HVM container (PVH) Xen translates guest frames itself, so two

@@ -11,6 +11,10 @@
 #include <asm/cpuid.h>
 
 struct pci_dev;
+struct shared_info;
+
+/* The shared info page, once mapped (NULL before). */
+extern struct shared_info *HYPERVISOR_shared_info;
 
 /*
  * Xen's CPUID leaves carry the signature "XenVMMXenVMM".  They start at

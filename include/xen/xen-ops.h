@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-vCPU state of a Xen guest that the core services share: which Xen
+ * vCPU each Linux CPU is, and where its struct vcpu_info lives.
+ */
+#ifndef _XEN_XEN_OPS_H
+#define _XEN_XEN_OPS_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+struct vcpu_info;
+
+/* This CPU's vcpu_info: in the shared info page, or registered. */
+DECLARE_PER_CPU(struct vcpu_info *, xen_vcpu);
+/* The Xen vCPU id of each Linux CPU. */
+DECLARE_PER_CPU(u32, xen_vcpu_id);
+
+/**
+ * xen_vcpu_nr() - the Xen vCPU a Linux CPU is
+ * @cpu: the Linux CPU number
+ *
+ * Return: the vCPU id to pass to Xen in VCPUOP and event channel calls.
+ */
+static inline u32 xen_vcpu_nr(unsigned int cpu)
+{
+	return per_cpu(xen_vcpu_id, cpu);
+}
+
+int xen_vcpu_setup(unsigned int cpu);
+
+#endif /* _XEN_XEN_OPS_H */
