@@ -9,36 +9,72 @@
  *
  * A PVH guest has a local APIC and nothing else of a PC: no PIT, no PIC,
  * no CMOS, no legacy I/O.  Timing therefore comes from Xen: the TSC
- * frequency from CPUID, and the APIC timer's from the rate Xen emulates
- * it at, so that the kernel needs no PIT to calibrate either.
+ * frequency from CPUID, clocks and timers from time.c, so that the
+ * kernel needs no PIT to calibrate anything.
+ *
+ * Events arrive on HYPERVISOR_CALLBACK_VECTOR: a per-vCPU upcall vector
+ * when Xen offers one (it is a local APIC interrupt and needs an EOI),
+ * else the domain-wide callback vector, which Xen injects by itself.
+ *
+ * Each CPU is prepared, before it starts, by xen_hvm_cpu_prepare() on
+ * the CPU that brings it up: its vCPU id, vcpu_info, upcall vector and
+ * timer, in that order.
  */
+#include <linux/bitfield.h>
+#include <linux/cpuhotplug.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/pm.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/hardirq.h>
 #include <asm/idtentry.h>
+#include <asm/irq.h>
+#include <asm/irq_regs.h>
 #include <asm/hypervisor.h>
 #include <asm/processor.h>
 #include <asm/reboot.h>
+#include <asm/smp.h>
 #include <asm/x86_init.h>
 #include <asm/xen/cpuid.h>
+#include <asm/xen/events.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
+#include <xen/events.h>
+#include <xen/features.h>
+#include <xen/interface/hvm/params.h>
+#include <xen/interface/memory.h>
 #include <xen/interface/sched.h>
 #include <xen/interface/version.h>
+#include <xen/xen-ops.h>
 #include <xen/xen.h>
 
-/*
- * The event upcall vector (HYPERVISOR_CALLBACK_VECTOR).  The x86 entry
- * code declares it for every HVM-container Xen guest; nothing installs it
- * yet, as event channel dispatch comes with the event channel core.
- */
+#include "xen-ops.h"
+
+bool xen_have_vector_callback __ro_after_init;
+EXPORT_SYMBOL_GPL(xen_have_vector_callback);
+bool xen_percpu_upcall __ro_after_init;
+EXPORT_SYMBOL_GPL(xen_percpu_upcall);
+
+/* The page Xen's shared info replaces, in the kernel image. */
+static union {
+	struct shared_info info;
+	u8 page[PAGE_SIZE];
+} xen_hvm_shared_page __page_aligned_bss;
+
+/* The boot CPU's vCPU id, from CPUID leaf base+4. */
+static u32 xen_hvm_boot_vcpu __initdata;
+
 DEFINE_IDTENTRY_SYSVEC(sysvec_xen_hvm_callback)
 {
-	apic_eoi();
+	struct pt_regs *old_regs = set_irq_regs(regs);
+
+	if (xen_percpu_upcall)
+		apic_eoi();
 	inc_irq_stat(irq_hv_callback_count);
+	xen_evtchn_do_upcall();
+	set_irq_regs(old_regs);
 }
 
 /* Xen's emulated local APIC counts its bus clock at 100 MHz. */
@@ -69,6 +105,107 @@ static void xen_hvm_restart(char *cmd)
 	xen_hvm_shutdown(SHUTDOWN_reboot);
 }
 
+static int xen_hvm_set_upcall_vector(unsigned int cpu)
+{
+	struct xen_hvm_evtchn_upcall_vector up = {
+		.vcpu = xen_vcpu_nr(cpu),
+		.vector = HYPERVISOR_CALLBACK_VECTOR,
+	};
+
+	return HYPERVISOR_hvm_op(HVMOP_set_evtchn_upcall_vector, &up);
+}
+
+static int xen_hvm_set_callback_vector(void)
+{
+	struct xen_hvm_param param = {
+		.domid = DOMID_SELF,
+		.index = HVM_PARAM_CALLBACK_IRQ,
+		.value = FIELD_PREP(HVM_PARAM_CALLBACK_IRQ_TYPE_MASK,
+				    HVM_PARAM_CALLBACK_TYPE_VECTOR) |
+			 HYPERVISOR_CALLBACK_VECTOR,
+	};
+
+	return HYPERVISOR_hvm_op(HVMOP_set_param, &param);
+}
+
+static int xen_hvm_cpu_prepare(unsigned int cpu)
+{
+	u32 acpi_id = cpu_acpi_id(cpu);
+	int rc;
+
+	/* Xen numbers a PVH guest's vCPUs as its ACPI processor ids. */
+	if (cpu)
+		per_cpu(xen_vcpu_id, cpu) = acpi_id != U32_MAX ? acpi_id : cpu;
+	rc = xen_vcpu_setup(cpu);
+	if (rc)
+		return rc;
+	if (xen_percpu_upcall) {
+		rc = xen_hvm_set_upcall_vector(cpu);
+		if (rc) {
+			pr_err("xen: no upcall vector for CPU %u: %d\n", cpu, rc);
+			return rc;
+		}
+	}
+	return xen_setup_timer(cpu);
+}
+
+static int xen_hvm_cpu_dead(unsigned int cpu)
+{
+	xen_teardown_timer(cpu);
+	return 0;
+}
+
+/*
+ * Interrupt setup, once per-CPU memory exists: the boot CPU's vcpu_info,
+ * the event channel core, then the upcall vector.
+ */
+static void __init xen_hvm_intr_init(void)
+{
+	int rc;
+
+	native_init_IRQ();
+
+	per_cpu(xen_vcpu_id, 0) = xen_hvm_boot_vcpu;
+	per_cpu(xen_vcpu, 0) =
+		&HYPERVISOR_shared_info->vcpu_info[xen_hvm_boot_vcpu];
+	if (xen_vcpu_setup(0))
+		panic("xen: the boot CPU has no vcpu_info\n");
+
+	xen_init_IRQ();
+
+	if (!xen_hvm_set_upcall_vector(0)) {
+		xen_percpu_upcall = true;
+	} else {
+		rc = xen_hvm_set_callback_vector();
+		if (rc)
+			panic("xen: no way to receive events: %d\n", rc);
+	}
+	xen_have_vector_callback = true;
+	pr_info("xen: events on vector %#x, %s\n", HYPERVISOR_CALLBACK_VECTOR,
+		xen_percpu_upcall ? "per vCPU" : "domain-wide callback");
+
+	rc = cpuhp_setup_state_nocalls(CPUHP_XEN_PREPARE, "x86/xen/hvm:prepare",
+				       xen_hvm_cpu_prepare, xen_hvm_cpu_dead);
+	if (rc)
+		pr_err("xen: CPUs brought up later get no Xen setup: %d\n", rc);
+}
+
+static void __init xen_hvm_map_shared_info(void)
+{
+	struct xen_add_to_physmap xatp = {
+		.domid = DOMID_SELF,
+		.space = XENMAPSPACE_shared_info,
+		.idx = 0,
+		.gpfn = PHYS_PFN(__pa_symbol(&xen_hvm_shared_page)),
+	};
+	int rc;
+
+	rc = HYPERVISOR_memory_op(XENMEM_add_to_physmap, &xatp);
+	if (rc)
+		panic("xen: cannot map the shared info page: %d\n", rc);
+	HYPERVISOR_shared_info = &xen_hvm_shared_page.info;
+}
+
 static void __init xen_hvm_init_platform(void)
 {
 	u32 base = xen_cpuid_base();
@@ -92,6 +229,21 @@ static void __init xen_hvm_init_platform(void)
 
 	/* APIC bus clocks per tick, as the APIC timer calibration measures. */
 	lapic_timer_period = XEN_VLAPIC_BUS_HZ / HZ;
+
+	xen_setup_features();
+	xen_hvm_map_shared_info();
+
+	/* Leaf base+4, EBX: this vCPU's id, when EAX says it is there. */
+	cpuid_count(base + 4, 0, &eax, &ebx, &ecx, &edx);
+	if (eax & XEN_HVM_CPUID_VCPU_ID_PRESENT)
+		xen_hvm_boot_vcpu = ebx;
+	/* Gates can only be added before native_init_IRQ() completes the IDT. */
+	sysvec_install(HYPERVISOR_CALLBACK_VECTOR, sysvec_xen_hvm_callback);
+	x86_init.irqs.intr_init = xen_hvm_intr_init;
+	if (xen_feature(XENFEAT_hvm_safe_pvclock))
+		xen_init_time_ops();
+	else
+		pr_warn("xen: Xen's clock is not safe here; using the local APIC timer\n");
 
 	/* None of a PC's legacy devices exist in a PVH container. */
 	x86_platform.legacy.rtc = 0;

@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event channel core: binds Xen event channels to Linux irqs.
+ *
+ * Each bound port gets an irq of its own and a struct evtchn_irq.  A port
+ * is one of three kinds: a port a driver got elsewhere (interdomain or
+ * unbound; it may move between CPUs), a virtual IRQ of one vCPU, or an
+ * IPI to one vCPU (those two stay on their CPU).  The upcall finds
+ * pending ports through the ABI ops (2-level or FIFO) and calls
+ * xen_evtchn_handle_port(), which looks the port up and runs its irq.
+ *
+ * A port is delivered only when nothing wants it masked.  The reasons
+ * are kept apart (EVTCHN_MASKED_*), so the irq core's disable, a late
+ * EOI still owed by a driver and a move between CPUs cannot undo one
+ * another.  Ports bound with lateeoi stay masked from the moment an
+ * event is taken until the driver calls xen_irq_lateeoi(): a peer that
+ * floods a port cannot keep a CPU in interrupt context, and one whose
+ * events keep turning out spurious has them delayed, up to a second.
+ *
+ * Lock order: evtchn_bind_lock (mutex; binding and unbinding) ->
+ * irq descriptor lock -> evtchn_irq.lock (raw; the mask reasons).
+ * The port table is written under evtchn_bind_lock and read under RCU:
+ * the upcall runs with interrupts off, so synchronize_rcu() after a
+ * port leaves the table means no CPU still uses its entry.
+ */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/hypervisor.h>
+#include <xen/events.h>
+#include <xen/xen-ops.h>
+#include <xen/xen.h>
+
+#include "events_internal.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "xen."
+
+static bool fifo_events = true;
+module_param(fifo_events, bool, 0444);
+MODULE_PARM_DESC(fifo_events,
+		 "Use the FIFO event channel ABI when Xen offers it (default: yes)");
+
+enum evtchn_kind {
+	EVTCHN_KIND_PORT,
+	EVTCHN_KIND_VIRQ,
+	EVTCHN_KIND_IPI,
+};
+
+/* Why a port is masked; it is delivered only when none applies. */
+#define EVTCHN_MASKED_CORE	BIT(0)	/* irq core: disabled or shut down */
+#define EVTCHN_MASKED_EOI	BIT(1)	/* a late EOI is owed */
+#define EVTCHN_MASKED_MOVE	BIT(2)	/* being moved or retriggered */
+
+/* Spurious late EOIs in a row before the next unmask is delayed. */
+#define EVTCHN_SPURIOUS_FREE	2
+#define EVTCHN_SPURIOUS_MAX_MS	1000
+
+/**
+ * struct evtchn_irq - one bound port
+ * @irq: its Linux irq
+ * @port: the port
+ * @kind: how it was bound
+ * @index: the VIRQ or IPI number, for those kinds
+ * @cpu: the CPU its events arrive on
+ * @lateeoi: the driver acknowledges events with xen_irq_lateeoi()
+ * @lock: protects @masked
+ * @masked: EVTCHN_MASKED_* reasons in force
+ * @spurious: spurious late EOIs in a row
+ * @eoi_work: delayed unmask after spurious events
+ */
+struct evtchn_irq {
+	unsigned int irq;
+	evtchn_port_t port;
+	enum evtchn_kind kind;
+	unsigned int index;
+	unsigned int cpu;
+	bool lateeoi;
+	raw_spinlock_t lock;
+	u8 masked;
+	unsigned int spurious;
+	struct delayed_work eoi_work;
+};
+
+static const struct evtchn_ops *evtchn_ops;
+static DEFINE_MUTEX(evtchn_bind_lock);
+
+/* Port table: rows of pointers, allocated as ports appear. */
+#define EVTCHN_ROW_SIZE		(PAGE_SIZE / sizeof(void *))
+#define EVTCHN_ROWS		(EVTCHN_FIFO_NR_CHANNELS / EVTCHN_ROW_SIZE)
+static struct evtchn_irq __rcu **evtchn_table[EVTCHN_ROWS];
+
+static DEFINE_PER_CPU(int [NR_VIRQS], virq_to_irq);
+static DEFINE_PER_CPU(int [XEN_NR_IPIS], ipi_to_irq);
+
+/* ---- port table ---- */
+
+static struct evtchn_irq *evtchn_lookup(evtchn_port_t port)
+{
+	struct evtchn_irq __rcu **row;
+
+	if (port >= EVTCHN_FIFO_NR_CHANNELS)
+		return NULL;
+	row = READ_ONCE(evtchn_table[port / EVTCHN_ROW_SIZE]);
+	if (!row)
+		return NULL;
+	return rcu_dereference_check(row[port % EVTCHN_ROW_SIZE],
+				     lockdep_is_held(&evtchn_bind_lock));
+}
+
+static int evtchn_table_set(evtchn_port_t port, struct evtchn_irq *info)
+{
+	unsigned int r = port / EVTCHN_ROW_SIZE;
+	struct evtchn_irq __rcu **row = evtchn_table[r];
+
+	lockdep_assert_held(&evtchn_bind_lock);
+	if (!row) {
+		row = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!row)
+			return -ENOMEM;
+		WRITE_ONCE(evtchn_table[r], row);
+	}
+	rcu_assign_pointer(row[port % EVTCHN_ROW_SIZE], info);
+	return 0;
+}
+
+/* ---- masking ---- */
+
+static void evtchn_mask_for(struct evtchn_irq *info, u8 reason)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&info->lock, flags);
+	if (!info->masked)
+		evtchn_ops->mask(info->port);
+	info->masked |= reason;
+	raw_spin_unlock_irqrestore(&info->lock, flags);
+}
+
+static void evtchn_unmask_for(struct evtchn_irq *info, u8 reason)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&info->lock, flags);
+	if (info->masked) {
+		info->masked &= ~reason;
+		if (!info->masked)
+			evtchn_ops->unmask(info->port);
+	}
+	raw_spin_unlock_irqrestore(&info->lock, flags);
+}
+
+/* ---- irq_chip ---- */
+
+static void evtchn_irq_mask(struct irq_data *d)
+{
+	evtchn_mask_for(irq_data_get_irq_chip_data(d), EVTCHN_MASKED_CORE);
+}
+
+static void evtchn_irq_unmask(struct irq_data *d)
+{
+	evtchn_unmask_for(irq_data_get_irq_chip_data(d), EVTCHN_MASKED_CORE);
+}
+
+/*
+ * Called before the handler runs: an event raised while it runs sets the
+ * pending bit again and is seen by the next scan.  A lateeoi port stays
+ * masked until the driver's xen_irq_lateeoi().
+ */
+static void evtchn_irq_ack(struct irq_data *d)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+
+	if (info->lateeoi)
+		evtchn_mask_for(info, EVTCHN_MASKED_EOI);
+	evtchn_ops->clear_pending(info->port);
+}
+
+static void evtchn_irq_mask_ack(struct irq_data *d)
+{
+	evtchn_irq_mask(d);
+	evtchn_irq_ack(d);
+}
+
+static int evtchn_irq_retrigger(struct irq_data *d)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+
+	/* Unmasking a pending port has Xen deliver it again. */
+	evtchn_mask_for(info, EVTCHN_MASKED_MOVE);
+	evtchn_ops->set_pending(info->port);
+	evtchn_unmask_for(info, EVTCHN_MASKED_MOVE);
+	return 1;
+}
+
+static int evtchn_rebind(struct evtchn_irq *info, unsigned int cpu)
+{
+	struct evtchn_bind_vcpu bind = {
+		.port = info->port,
+		.vcpu = xen_vcpu_nr(cpu),
+	};
+	int rc;
+
+	evtchn_mask_for(info, EVTCHN_MASKED_MOVE);
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_vcpu, &bind);
+	if (!rc) {
+		evtchn_ops->bind_to_cpu(info->port, cpu, info->cpu);
+		info->cpu = cpu;
+	}
+	evtchn_unmask_for(info, EVTCHN_MASKED_MOVE);
+	return rc;
+}
+
+static int evtchn_irq_set_affinity(struct irq_data *d,
+				   const struct cpumask *dest, bool force)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+	unsigned int cpu;
+	int rc;
+
+	if (info->kind != EVTCHN_KIND_PORT || !xen_support_evtchn_rebind())
+		return -EINVAL;
+	cpu = force ? cpumask_first(dest) :
+		      cpumask_first_and(dest, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	if (cpu != info->cpu) {
+		rc = evtchn_rebind(info, cpu);
+		if (rc)
+			return rc;
+	}
+	irq_data_update_effective_affinity(d, cpumask_of(cpu));
+	return IRQ_SET_MASK_OK;
+}
+
+static struct irq_chip evtchn_irq_chip = {
+	.name			= "xen-evtchn",
+	.irq_mask		= evtchn_irq_mask,
+	.irq_unmask		= evtchn_irq_unmask,
+	.irq_ack		= evtchn_irq_ack,
+	.irq_mask_ack		= evtchn_irq_mask_ack,
+	.irq_retrigger		= evtchn_irq_retrigger,
+	.irq_set_affinity	= evtchn_irq_set_affinity,
+};
+
+/* ---- late EOI ---- */
+
+static void evtchn_eoi_work(struct work_struct *work)
+{
+	struct evtchn_irq *info = container_of(to_delayed_work(work),
+					       struct evtchn_irq, eoi_work);
+
+	evtchn_unmask_for(info, EVTCHN_MASKED_EOI);
+}
+
+/**
+ * xen_irq_lateeoi() - a driver has finished with an event
+ * @irq: an irq bound with one of the _lateeoi functions
+ * @eoi_flags: XEN_EOI_FLAG_SPURIOUS if the event brought no work
+ *
+ * Unmasks the port so the next event can come.  After a few spurious
+ * events in a row the unmask is delayed, by a time that doubles with
+ * each further one up to a second, so that a peer that raises events
+ * for nothing cannot hog the CPU.
+ */
+void xen_irq_lateeoi(unsigned int irq, unsigned int eoi_flags)
+{
+	struct evtchn_irq *info = irq_get_chip_data(irq);
+	unsigned int excess;
+
+	if (!info || !info->lateeoi)
+		return;
+
+	if (!(eoi_flags & XEN_EOI_FLAG_SPURIOUS)) {
+		info->spurious = 0;
+		evtchn_unmask_for(info, EVTCHN_MASKED_EOI);
+		return;
+	}
+
+	if (++info->spurious <= EVTCHN_SPURIOUS_FREE) {
+		evtchn_unmask_for(info, EVTCHN_MASKED_EOI);
+		return;
+	}
+	excess = min(info->spurious - EVTCHN_SPURIOUS_FREE, 11U);
+	if (excess == 1)
+		pr_info_ratelimited("xen: port %u (irq %u) raises spurious events; delaying them\n",
+				    info->port, irq);
+	mod_delayed_work(system_wq, &info->eoi_work,
+			 msecs_to_jiffies(min(1U << (excess - 1),
+					      EVTCHN_SPURIOUS_MAX_MS)));
+}
+EXPORT_SYMBOL_GPL(xen_irq_lateeoi);
+
+/* ---- binding ---- */
+
+static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
+				      enum evtchn_kind kind,
+				      unsigned int index, unsigned int cpu,
+				      bool lateeoi)
+{
+	struct evtchn_irq *info;
+	irq_flow_handler_t flow;
+	const char *flow_name;
+	int irq, rc;
+
+	lockdep_assert_held(&evtchn_bind_lock);
+	if (!evtchn_ops)
+		return ERR_PTR(-ENODEV);
+	if (port >= evtchn_ops->max_channels())
+		return ERR_PTR(-EINVAL);
+	if (evtchn_lookup(port))
+		return ERR_PTR(-EBUSY);
+	if (evtchn_ops->setup) {
+		rc = evtchn_ops->setup(port);
+		if (rc)
+			return ERR_PTR(rc);
+	}
+
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return ERR_PTR(-ENOMEM);
+	/* Keep irq 0 free: many drivers take it for "no irq". */
+	irq = irq_alloc_desc_from(1, -1);
+	if (irq < 0) {
+		kfree(info);
+		return ERR_PTR(irq);
+	}
+
+	info->irq = irq;
+	info->port = port;
+	info->kind = kind;
+	info->index = index;
+	info->cpu = cpu;
+	info->lateeoi = lateeoi;
+	info->masked = EVTCHN_MASKED_CORE;
+	raw_spin_lock_init(&info->lock);
+	INIT_DELAYED_WORK(&info->eoi_work, evtchn_eoi_work);
+
+	evtchn_ops->mask(port);
+	evtchn_ops->clear_pending(port);
+	evtchn_ops->bind_to_cpu(port, cpu, cpu);
+
+	rc = evtchn_table_set(port, info);
+	if (rc) {
+		if (evtchn_ops->remove)
+			evtchn_ops->remove(port, cpu);
+		irq_free_desc(irq);
+		kfree(info);
+		return ERR_PTR(rc);
+	}
+
+	if (kind == EVTCHN_KIND_PORT) {
+		flow = handle_edge_irq;
+		flow_name = lateeoi ? "lateeoi" : "edge";
+	} else {
+		flow = handle_percpu_irq;
+		flow_name = "percpu";
+		irq_set_status_flags(irq, IRQ_NO_BALANCING);
+	}
+	irq_set_chip_and_handler_name(irq, &evtchn_irq_chip, flow, flow_name);
+	irq_set_chip_data(irq, info);
+	irq_data_update_effective_affinity(irq_get_irq_data(irq),
+					   cpumask_of(cpu));
+	return info;
+}
+
+static void evtchn_unbind(struct evtchn_irq *info, bool close)
+{
+	lockdep_assert_held(&evtchn_bind_lock);
+
+	evtchn_mask_for(info, EVTCHN_MASKED_CORE);
+	rcu_assign_pointer(evtchn_table[info->port / EVTCHN_ROW_SIZE]
+			   [info->port % EVTCHN_ROW_SIZE], NULL);
+	if (evtchn_ops->remove)
+		evtchn_ops->remove(info->port, info->cpu);
+	if (info->kind == EVTCHN_KIND_VIRQ)
+		per_cpu(virq_to_irq, info->cpu)[info->index] = -1;
+	else if (info->kind == EVTCHN_KIND_IPI)
+		per_cpu(ipi_to_irq, info->cpu)[info->index] = -1;
+
+	/* No upcall still holds the entry once this returns. */
+	synchronize_rcu();
+	cancel_delayed_work_sync(&info->eoi_work);
+	if (close)
+		xen_evtchn_close(info->port);
+	irq_set_chip_data(info->irq, NULL);
+	irq_free_desc(info->irq);
+	kfree(info);
+}
+
+static int bind_port(evtchn_port_t port, bool lateeoi)
+{
+	struct evtchn_irq *info;
+
+	mutex_lock(&evtchn_bind_lock);
+	info = evtchn_bind(port, EVTCHN_KIND_PORT, 0, 0, lateeoi);
+	mutex_unlock(&evtchn_bind_lock);
+	return IS_ERR(info) ? PTR_ERR(info) : info->irq;
+}
+
+/**
+ * bind_evtchn_to_irq() - give a port an irq
+ * @port: a port of this domain (interdomain or unbound)
+ *
+ * The irq starts on CPU 0; closing it with unbind_from_irq() closes the
+ * port.
+ *
+ * Return: the irq, or a negative errno.
+ */
+int bind_evtchn_to_irq(evtchn_port_t port)
+{
+	return bind_port(port, false);
+}
+EXPORT_SYMBOL_GPL(bind_evtchn_to_irq);
+
+/**
+ * bind_evtchn_to_irq_lateeoi() - give a port an irq with late EOI
+ * @port: a port of this domain (interdomain or unbound)
+ *
+ * Like bind_evtchn_to_irq(), but each event masks the port until the
+ * driver calls xen_irq_lateeoi().
+ *
+ * Return: the irq, or a negative errno.
+ */
+int bind_evtchn_to_irq_lateeoi(evtchn_port_t port)
+{
+	return bind_port(port, true);
+}
+EXPORT_SYMBOL_GPL(bind_evtchn_to_irq_lateeoi);
+
+static int request_bound_irq(int irq, irq_handler_t handler,
+			     unsigned long irqflags, const char *devname,
+			     void *dev_id)
+{
+	int rc;
+
+	if (irq < 0)
+		return irq;
+	rc = request_irq(irq, handler, irqflags, devname, dev_id);
+	if (rc) {
+		unbind_from_irq(irq);
+		return rc;
+	}
+	return irq;
+}
+
+/**
+ * bind_evtchn_to_irqhandler() - bind a port and request its irq
+ * @port: a port of this domain
+ * @handler: the irq handler
+ * @irqflags: flags for request_irq()
+ * @devname: name in /proc/interrupts
+ * @dev_id: cookie for the handler
+ *
+ * Return: the irq, or a negative errno (nothing is left bound).
+ */
+int bind_evtchn_to_irqhandler(evtchn_port_t port, irq_handler_t handler,
+			      unsigned long irqflags, const char *devname,
+			      void *dev_id)
+{
+	return request_bound_irq(bind_evtchn_to_irq(port), handler, irqflags,
+				 devname, dev_id);
+}
+EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler);
+
+/**
+ * bind_evtchn_to_irqhandler_lateeoi() - the same, with late EOI
+ * @port: a port of this domain
+ * @handler: the irq handler
+ * @irqflags: flags for request_irq()
+ * @devname: name in /proc/interrupts
+ * @dev_id: cookie for the handler
+ *
+ * Return: the irq, or a negative errno (nothing is left bound).
+ */
+int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
+				      irq_handler_t handler,
+				      unsigned long irqflags,
+				      const char *devname, void *dev_id)
+{
+	return request_bound_irq(bind_evtchn_to_irq_lateeoi(port), handler,
+				 irqflags, devname, dev_id);
+}
+EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler_lateeoi);
+
+static int bind_percpu(enum evtchn_kind kind, unsigned int index,
+		       unsigned int cpu, evtchn_port_t port)
+{
+	struct evtchn_irq *info;
+
+	lockdep_assert_held(&evtchn_bind_lock);
+	info = evtchn_bind(port, kind, index, cpu, false);
+	if (IS_ERR(info)) {
+		xen_evtchn_close(port);
+		return PTR_ERR(info);
+	}
+	if (kind == EVTCHN_KIND_VIRQ)
+		per_cpu(virq_to_irq, cpu)[index] = info->irq;
+	else
+		per_cpu(ipi_to_irq, cpu)[index] = info->irq;
+	return info->irq;
+}
+
+static int bind_virq_to_irq(unsigned int virq, unsigned int cpu)
+{
+	struct evtchn_bind_virq bind = {
+		.virq = virq,
+		.vcpu = xen_vcpu_nr(cpu),
+	};
+	int rc;
+
+	if (virq >= NR_VIRQS || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	mutex_lock(&evtchn_bind_lock);
+	if (per_cpu(virq_to_irq, cpu)[virq] > 0) {
+		rc = -EBUSY;
+		goto out;
+	}
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_virq, &bind);
+	if (!rc)
+		rc = bind_percpu(EVTCHN_KIND_VIRQ, virq, cpu, bind.port);
+out:
+	mutex_unlock(&evtchn_bind_lock);
+	return rc;
+}
+
+/**
+ * bind_virq_to_irqhandler() - bind a virtual IRQ of one vCPU
+ * @virq: a VIRQ_* number
+ * @cpu: the CPU whose VIRQ it is
+ * @handler: the irq handler
+ * @irqflags: flags for request_irq(); IRQF_PERCPU is implied
+ * @devname: name in /proc/interrupts
+ * @dev_id: cookie for the handler
+ *
+ * Return: the irq, or a negative errno.
+ */
+int bind_virq_to_irqhandler(unsigned int virq, unsigned int cpu,
+			    irq_handler_t handler, unsigned long irqflags,
+			    const char *devname, void *dev_id)
+{
+	return request_bound_irq(bind_virq_to_irq(virq, cpu), handler,
+				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
+				 devname, dev_id);
+}
+EXPORT_SYMBOL_GPL(bind_virq_to_irqhandler);
+
+/**
+ * bind_ipi_to_irqhandler() - bind an IPI to one vCPU
+ * @ipi: which IPI
+ * @cpu: the CPU that receives it
+ * @handler: the irq handler
+ * @irqflags: flags for request_irq(); IRQF_PERCPU is implied
+ * @devname: name in /proc/interrupts
+ * @dev_id: cookie for the handler
+ *
+ * Return: the irq, or a negative errno.
+ */
+int bind_ipi_to_irqhandler(enum ipi_vector ipi, unsigned int cpu,
+			   irq_handler_t handler, unsigned long irqflags,
+			   const char *devname, void *dev_id)
+{
+	struct evtchn_bind_ipi bind = { .vcpu = xen_vcpu_nr(cpu) };
+	int rc;
+
+	if (ipi >= XEN_NR_IPIS || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	mutex_lock(&evtchn_bind_lock);
+	if (per_cpu(ipi_to_irq, cpu)[ipi] > 0) {
+		rc = -EBUSY;
+		goto out;
+	}
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_ipi, &bind);
+	if (!rc)
+		rc = bind_percpu(EVTCHN_KIND_IPI, ipi, cpu, bind.port);
+out:
+	mutex_unlock(&evtchn_bind_lock);
+	return request_bound_irq(rc, handler,
+				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
+				 devname, dev_id);
+}
+EXPORT_SYMBOL_GPL(bind_ipi_to_irqhandler);
+
+/**
+ * unbind_from_irq() - undo a bind that has no handler requested
+ * @irq: the irq a bind function returned
+ *
+ * Closes the port.
+ */
+void unbind_from_irq(unsigned int irq)
+{
+	struct evtchn_irq *info;
+
+	mutex_lock(&evtchn_bind_lock);
+	info = irq_get_chip_data(irq);
+	if (info && irq_get_chip(irq) == &evtchn_irq_chip)
+		evtchn_unbind(info, true);
+	else
+		WARN_ONCE(1, "xen: irq %u is not an event channel\n", irq);
+	mutex_unlock(&evtchn_bind_lock);
+}
+EXPORT_SYMBOL_GPL(unbind_from_irq);
+
+/**
+ * unbind_from_irqhandler() - free an irq and close its port
+ * @irq: the irq a bind_*_to_irqhandler function returned
+ * @dev_id: the cookie it was requested with
+ */
+void unbind_from_irqhandler(unsigned int irq, void *dev_id)
+{
+	free_irq(irq, dev_id);
+	unbind_from_irq(irq);
+}
+EXPORT_SYMBOL_GPL(unbind_from_irqhandler);
+
+/**
+ * irq_from_evtchn() - the irq bound to a port
+ * @port: the port
+ *
+ * Return: the irq, or 0 if the port is not bound.
+ */
+unsigned int irq_from_evtchn(evtchn_port_t port)
+{
+	struct evtchn_irq *info;
+	unsigned int irq = 0;
+
+	rcu_read_lock();
+	info = evtchn_lookup(port);
+	if (info)
+		irq = info->irq;
+	rcu_read_unlock();
+	return irq;
+}
+EXPORT_SYMBOL_GPL(irq_from_evtchn);
+
+/**
+ * evtchn_from_irq() - the port bound to an irq
+ * @irq: the irq
+ *
+ * Return: the port, or 0 (never a valid port) if @irq is not bound.
+ */
+evtchn_port_t evtchn_from_irq(unsigned int irq)
+{
+	struct evtchn_irq *info;
+
+	if (irq_get_chip(irq) != &evtchn_irq_chip)
+		return 0;
+	info = irq_get_chip_data(irq);
+	return info ? info->port : 0;
+}
+EXPORT_SYMBOL_GPL(evtchn_from_irq);
+
+/**
+ * notify_remote_via_irq() - send an event on an irq's port
+ * @irq: an irq bound to an interdomain port
+ */
+void notify_remote_via_irq(int irq)
+{
+	evtchn_port_t port = evtchn_from_irq(irq);
+
+	if (port)
+		notify_remote_via_evtchn(port);
+}
+EXPORT_SYMBOL_GPL(notify_remote_via_irq);
+
+/**
+ * xen_send_IPI_one() - interrupt another CPU over its IPI port
+ * @cpu: the CPU
+ * @vector: which IPI
+ */
+void xen_send_IPI_one(unsigned int cpu, enum ipi_vector vector)
+{
+	int irq = per_cpu(ipi_to_irq, cpu)[vector];
+
+	if (WARN_ON_ONCE(irq <= 0))
+		return;
+	notify_remote_via_irq(irq);
+}
+
+/**
+ * xen_evtchn_nr_channels() - ports the current ABI can address now
+ *
+ * Return: the number of ports.
+ */
+unsigned int xen_evtchn_nr_channels(void)
+{
+	return evtchn_ops ? evtchn_ops->nr_channels() : 0;
+}
+EXPORT_SYMBOL_GPL(xen_evtchn_nr_channels);
+
+/* ---- upcall ---- */
+
+/**
+ * xen_evtchn_handle_port() - run the irq of one pending port
+ * @port: a port the ABI found pending and unmasked for this CPU
+ *
+ * Called by the ABI's handle_events, with interrupts off.  A port that
+ * nothing is bound to is left masked.
+ */
+void xen_evtchn_handle_port(evtchn_port_t port)
+{
+	struct evtchn_irq *info = evtchn_lookup(port);
+
+	if (likely(info)) {
+		generic_handle_irq(info->irq);
+		return;
+	}
+	evtchn_ops->mask(port);
+	evtchn_ops->clear_pending(port);
+}
+
+/**
+ * xen_evtchn_do_upcall() - handle this CPU's pending events
+ *
+ * Called from the upcall vector, with interrupts off.
+ *
+ * Return: 0.
+ */
+int xen_evtchn_do_upcall(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct vcpu_info *vi = __this_cpu_read(xen_vcpu);
+
+	do {
+		/*
+		 * Clear the flag before scanning: an event Xen raises from
+		 * now on is either found by this scan or sets it again.
+		 */
+		WRITE_ONCE(vi->evtchn_upcall_pending, 0);
+		virt_mb();	/* the clear before the reads of the scan */
+		evtchn_ops->handle_events(cpu);
+	} while (READ_ONCE(vi->evtchn_upcall_pending));
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xen_evtchn_do_upcall);
+
+/* ---- setup ---- */
+
+static int evtchn_cpu_prepare(unsigned int cpu)
+{
+	return evtchn_ops->percpu_init ? evtchn_ops->percpu_init(cpu) : 0;
+}
+
+static int evtchn_cpu_dead(unsigned int cpu)
+{
+	return evtchn_ops->percpu_deinit ? evtchn_ops->percpu_deinit(cpu) : 0;
+}
+
+/**
+ * xen_init_IRQ() - choose the event channel ABI
+ *
+ * FIFO when Xen offers it and xen.fifo_events is not 0, 2-level
+ * otherwise.  Called once, on the boot CPU, before anything binds a
+ * port and after its vcpu_info is in place.
+ */
+void __init xen_init_IRQ(void)
+{
+	unsigned int cpu;
+	int rc;
+
+	for_each_possible_cpu(cpu) {
+		memset(per_cpu(virq_to_irq, cpu), 0xff,
+		       sizeof(per_cpu(virq_to_irq, cpu)));
+		memset(per_cpu(ipi_to_irq, cpu), 0xff,
+		       sizeof(per_cpu(ipi_to_irq, cpu)));
+	}
+
+	if (fifo_events)
+		evtchn_ops = xen_evtchn_fifo_init();
+	if (!evtchn_ops)
+		evtchn_ops = xen_evtchn_2l_init();
+	pr_info("xen: %s event channels, %u ports\n", evtchn_ops->name,
+		evtchn_ops->max_channels());
+
+	rc = cpuhp_setup_state_nocalls(CPUHP_XEN_EVTCHN_PREPARE,
+				       "xen/evtchn:prepare",
+				       evtchn_cpu_prepare, evtchn_cpu_dead);
+	if (rc)
+		pr_err("xen: no event channels for CPUs brought up later: %d\n",
+		       rc);
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The FIFO event channel ABI.
+ *
+ * Each port has a 32-bit event word (PENDING, MASKED, LINKED and a link
+ * to the next port) in an array of pages the guest hands Xen one at a
+ * time with EVTCHNOP_expand_array.  Each vCPU has a control block with
+ * 16 priority queues: Xen appends a newly pending, unmasked event to the
+ * tail of its queue, sets the queue's ready bit and raises an upcall; the
+ * vCPU takes events off the head.  Xen keeps the tails, the guest its
+ * own heads (evtchn_fifo_heads); the control block's head is where Xen
+ * restarts a queue the guest has emptied.
+ *
+ * A dequeue clears LINKED and the link in one compare-and-exchange, so
+ * Xen either links the next event behind this one before it is taken
+ * (and the guest sees the link) or finds it unlinked and starts the
+ * queue again from the control block.
+ *
+ * Locking: the array grows under the core's binding lock; a page is
+ * published before Xen is told of it, so the upcall, which reads the
+ * array without a lock, finds every port Xen can queue.  Event words are
+ * changed only by atomic operations, since Xen changes them too.
+ */
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <asm/barrier.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/hypervisor.h>
+#include <xen/events.h>
+#include <xen/xen-ops.h>
+
+#include "events_internal.h"
+
+#define EVTCHN_FIFO_MAX_PAGES \
+	(EVTCHN_FIFO_NR_CHANNELS / EVTCHN_FIFO_WORDS_PER_PAGE)
+
+/* The guest's heads of one vCPU's queues. */
+struct evtchn_fifo_heads {
+	u32 head[EVTCHN_FIFO_MAX_QUEUES];
+};
+
+static DEFINE_PER_CPU(struct evtchn_fifo_control_block *, evtchn_fifo_cb);
+static DEFINE_PER_CPU(struct evtchn_fifo_heads, evtchn_fifo_heads);
+static event_word_t *evtchn_fifo_array[EVTCHN_FIFO_MAX_PAGES];
+/* Pages of the array Xen has; ports below pages * words per page exist. */
+static unsigned int evtchn_fifo_pages;
+
+static unsigned int evtchn_fifo_max_channels(void)
+{
+	return EVTCHN_FIFO_NR_CHANNELS;
+}
+
+static unsigned int evtchn_fifo_nr_channels(void)
+{
+	return READ_ONCE(evtchn_fifo_pages) * EVTCHN_FIFO_WORDS_PER_PAGE;
+}
+
+static atomic_t *evtchn_fifo_word(evtchn_port_t port)
+{
+	event_word_t *page = evtchn_fifo_array[port / EVTCHN_FIFO_WORDS_PER_PAGE];
+
+	return (atomic_t *)(page + port % EVTCHN_FIFO_WORDS_PER_PAGE);
+}
+
+static int evtchn_fifo_setup(evtchn_port_t port)
+{
+	struct evtchn_expand_array expand = {};
+	unsigned int slot, i;
+	event_word_t *page;
+	int rc;
+
+	while (port >= evtchn_fifo_nr_channels()) {
+		slot = evtchn_fifo_pages;
+		if (slot >= EVTCHN_FIFO_MAX_PAGES)
+			return -ENOSPC;
+		page = (event_word_t *)get_zeroed_page(GFP_KERNEL);
+		if (!page)
+			return -ENOMEM;
+		/* Ports Xen finds on a new page start masked. */
+		for (i = 0; i < EVTCHN_FIFO_WORDS_PER_PAGE; i++)
+			page[i] = BIT(EVTCHN_FIFO_MASKED);
+
+		WRITE_ONCE(evtchn_fifo_array[slot], page);
+		expand.array_gfn = PHYS_PFN(__pa(page));
+		rc = HYPERVISOR_event_channel_op(EVTCHNOP_expand_array,
+						 &expand);
+		if (rc) {
+			WRITE_ONCE(evtchn_fifo_array[slot], NULL);
+			free_page((unsigned long)page);
+			return rc;
+		}
+		/* Pairs with the upcall's bound check on a queued port. */
+		smp_store_release(&evtchn_fifo_pages, slot + 1);
+	}
+	return 0;
+}
+
+static void evtchn_fifo_bind_to_cpu(evtchn_port_t port, unsigned int cpu,
+				    unsigned int old_cpu)
+{
+	/* Xen queues events on the vCPU the port is bound to. */
+}
+
+static void evtchn_fifo_clear_pending(evtchn_port_t port)
+{
+	atomic_andnot(BIT(EVTCHN_FIFO_PENDING), evtchn_fifo_word(port));
+}
+
+static void evtchn_fifo_set_pending(evtchn_port_t port)
+{
+	atomic_or(BIT(EVTCHN_FIFO_PENDING), evtchn_fifo_word(port));
+}
+
+static bool evtchn_fifo_is_pending(evtchn_port_t port)
+{
+	return atomic_read(evtchn_fifo_word(port)) & BIT(EVTCHN_FIFO_PENDING);
+}
+
+static void evtchn_fifo_mask(evtchn_port_t port)
+{
+	atomic_or(BIT(EVTCHN_FIFO_MASKED), evtchn_fifo_word(port));
+}
+
+static void evtchn_fifo_unmask(evtchn_port_t port)
+{
+	atomic_t *word = evtchn_fifo_word(port);
+	struct evtchn_unmask unmask = { .port = port };
+	int old = atomic_read(word);
+
+	do {
+		if (!evtchn_fifo_may_unmask(old)) {
+			/* Xen clears MASKED and queues the pending event. */
+			HYPERVISOR_event_channel_op(EVTCHNOP_unmask, &unmask);
+			return;
+		}
+	} while (!atomic_try_cmpxchg(word, &old,
+				     old & ~BIT(EVTCHN_FIFO_MASKED)));
+}
+
+/* Take the head event off @queue; return true when the queue emptied. */
+static bool evtchn_fifo_dequeue(struct evtchn_fifo_control_block *cb,
+				struct evtchn_fifo_heads *heads,
+				unsigned int queue)
+{
+	evtchn_port_t port = heads->head[queue];
+	atomic_t *word;
+	int old;
+
+	if (!port) {
+		/* Xen's head is written before the ready bit we saw. */
+		virt_rmb();
+		port = READ_ONCE(cb->head[queue]);
+	}
+	if (!port || port >= evtchn_fifo_nr_channels()) {
+		pr_err_once("xen: FIFO queue %u names port %u, beyond the %u ports; queue dropped\n",
+			    queue, port, evtchn_fifo_nr_channels());
+		heads->head[queue] = 0;
+		return true;
+	}
+
+	word = evtchn_fifo_word(port);
+	old = atomic_read(word);
+	while (!atomic_try_cmpxchg(word, &old, evtchn_fifo_unlinked(old)))
+		;
+	heads->head[queue] = evtchn_fifo_link_of(old);
+
+	if (evtchn_fifo_deliverable(old))
+		xen_evtchn_handle_port(port);
+	return !heads->head[queue];
+}
+
+static void evtchn_fifo_handle_events(unsigned int cpu)
+{
+	struct evtchn_fifo_control_block *cb = per_cpu(evtchn_fifo_cb, cpu);
+	struct evtchn_fifo_heads *heads = per_cpu_ptr(&evtchn_fifo_heads, cpu);
+	u32 ready = xchg(&cb->ready, 0);
+	unsigned int queue;
+
+	/*
+	 * One event at a time from the highest priority queue, so that a
+	 * busy low priority queue cannot hold up a higher one.
+	 */
+	while ((queue = evtchn_fifo_next_queue(ready)) < EVTCHN_FIFO_MAX_QUEUES) {
+		if (evtchn_fifo_dequeue(cb, heads, queue))
+			ready &= ~BIT(queue);
+		ready |= xchg(&cb->ready, 0);
+	}
+}
+
+static int evtchn_fifo_init_control(unsigned int cpu)
+{
+	struct evtchn_init_control init = {};
+	struct evtchn_fifo_control_block *cb;
+	int rc;
+
+	/* Xen maps a vCPU's control block once, for the domain's life. */
+	if (per_cpu(evtchn_fifo_cb, cpu))
+		return 0;
+
+	cb = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!cb)
+		return -ENOMEM;
+	init.control_gfn = PHYS_PFN(__pa(cb));
+	init.offset = 0;
+	init.vcpu = xen_vcpu_nr(cpu);
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_init_control, &init);
+	if (rc) {
+		free_page((unsigned long)cb);
+		return rc;
+	}
+	memset(per_cpu_ptr(&evtchn_fifo_heads, cpu), 0,
+	       sizeof(struct evtchn_fifo_heads));
+	per_cpu(evtchn_fifo_cb, cpu) = cb;
+	return 0;
+}
+
+static int evtchn_fifo_percpu_deinit(unsigned int cpu)
+{
+	/*
+	 * The control block stays mapped in Xen; a CPU that comes back
+	 * finds its queues where it left them, with no local heads.
+	 */
+	memset(per_cpu_ptr(&evtchn_fifo_heads, cpu), 0,
+	       sizeof(struct evtchn_fifo_heads));
+	return 0;
+}
+
+static const struct evtchn_ops evtchn_fifo_ops = {
+	.name		= "FIFO",
+	.max_channels	= evtchn_fifo_max_channels,
+	.nr_channels	= evtchn_fifo_nr_channels,
+	.setup		= evtchn_fifo_setup,
+	.bind_to_cpu	= evtchn_fifo_bind_to_cpu,
+	.clear_pending	= evtchn_fifo_clear_pending,
+	.set_pending	= evtchn_fifo_set_pending,
+	.is_pending	= evtchn_fifo_is_pending,
+	.mask		= evtchn_fifo_mask,
+	.unmask		= evtchn_fifo_unmask,
+	.handle_events	= evtchn_fifo_handle_events,
+	.percpu_init	= evtchn_fifo_init_control,
+	.percpu_deinit	= evtchn_fifo_percpu_deinit,
+};
+
+/**
+ * xen_evtchn_fifo_init() - switch this domain to the FIFO ABI
+ *
+ * Gives Xen the boot CPU's control block; from then on Xen delivers
+ * every port through FIFO queues.
+ *
+ * Return: its ops, or NULL when Xen refuses (the caller falls back to
+ * the 2-level ABI).
+ */
+const struct evtchn_ops *xen_evtchn_fifo_init(void)
+{
+	int rc = evtchn_fifo_init_control(smp_processor_id());
+
+	if (rc) {
+		pr_info("xen: FIFO event channels unavailable (%d)\n", rc);
+		return NULL;
+	}
+	return &evtchn_fifo_ops;
+}
