@@ -3,9 +3,10 @@
  * Xen console: hvc0 on the PV console ring, and the raw early output.
  *
  * The ring is a page shared with the console backend (xenconsoled in
- * dom0), found through HVM parameters in a PVH guest.  Until the event
- * channel core exists the hvc layer polls it; output is signalled to the
- * backend with EVTCHNOP_send.
+ * dom0), found through HVM parameters in a PVH guest.  The backend's
+ * events (input arrived, output space freed) come as an irq on the
+ * console's event channel; without one the hvc layer polls the ring.
+ * Output is signalled to the backend with EVTCHNOP_send.
  *
  * Trust: the backend writes in_prod and out_cons.  Each is read once per
  * call, and a value that would put more bytes in flight than the ring
@@ -35,6 +36,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <asm/xen/hypercall.h>
+#include <xen/events.h>
 #include <xen/hvc-console.h>
 #include <xen/interface/event_channel.h>
 #include <xen/interface/hvm/params.h>
@@ -165,6 +167,9 @@ static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
 static const struct hv_ops xencons_ops = {
 	.get_chars = xencons_get_chars,
 	.put_chars = xencons_put_chars,
+	.notifier_add = notifier_add_irq,
+	.notifier_del = notifier_del_irq,
+	.notifier_hangup = notifier_hangup_irq,
 };
 
 static int xen_hvm_param(unsigned int index, u64 *value)
@@ -207,15 +212,26 @@ static int __init xencons_console_init(void)
 }
 console_initcall(xencons_console_init);
 
-/* hvc0 as a tty.  No interrupt yet: the hvc layer polls the ring. */
+/*
+ * hvc0 as a tty, woken by the backend's events.  The port is the
+ * toolstack's and stays bound for the life of the domain.
+ */
 static int __init xencons_tty_init(void)
 {
 	struct hvc_struct *hp;
+	int irq;
 
 	if (xencons_setup(&xencons0))
 		return 0;
-	hp = hvc_alloc(0, 0, &xencons_ops, 256);
+	irq = bind_evtchn_to_irq(xencons0.evtchn);
+	if (irq < 0) {
+		pr_warn("xen console: no irq for port %u (%d); polling\n",
+			xencons0.evtchn, irq);
+		irq = 0;
+	}
+	hp = hvc_alloc(0, irq, &xencons_ops, 256);
 	if (IS_ERR(hp)) {
+		/* The irq stays: unbinding would close the toolstack's port. */
 		pr_err("xen console: hvc0: %ld\n", PTR_ERR(hp));
 		return PTR_ERR(hp);
 	}
