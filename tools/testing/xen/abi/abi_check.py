@@ -98,11 +98,13 @@ def compile_c(src, obj, includes, work, extra=()):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def values(includes_src, names, incdirs, work, tag):
+def values(includes_src, names, incdirs, work, tag, direct=False):
     """Evaluate each macro as a long long: {name: value or None (missing)}.
 
     A macro whose expansion is not an integer constant is reported and left
-    out of the comparison (the compiler says which one).
+    out of the comparison (the compiler says which one).  With direct, the
+    names are evaluated without asking the preprocessor first, so that
+    enumeration constants (Xen's XS_* message types) count too.
     """
     skipped = {}
     while True:
@@ -111,12 +113,15 @@ def values(includes_src, names, incdirs, work, tag):
         for n in names:
             if n in skipped:
                 continue
-            lines.append(f'#ifdef {n}')
-            where[len(lines) + 1] = n
+            if not direct:
+                lines.append(f'#ifdef {n}')
+            # The line the printf lands on (includes_src spans many).
+            where[sum(x.count('\n') + 1 for x in lines) + 1] = n
             lines.append(f'\tprintf("%s %lld\\n", "{n}", (long long)({n}));')
-            lines.append('#else')
-            lines.append(f'\tprintf("%s MISSING\\n", "{n}");')
-            lines.append('#endif')
+            if not direct:
+                lines.append('#else')
+                lines.append(f'\tprintf("%s MISSING\\n", "{n}");')
+                lines.append('#endif')
         lines += ['\treturn 0;', '}', '']
         exe = os.path.join(work, f'values-{tag}')
         r = compile_c('\n'.join(lines), exe, incdirs, work,
@@ -297,6 +302,12 @@ def check(repo, work):
     ours_v, skipped = values(ours_src, names, ours_inc, work, 'ours')
     xen_v, _ = values(xen_src, [n for n in names if n not in skipped],
                       [XEN_INCLUDE], work, 'xen')
+    # Not a macro in Xen's headers: perhaps an enumeration constant.
+    enums = [n for n, v in xen_v.items() if v is None]
+    if enums:
+        xen_e, _ = values(xen_src, enums, [XEN_INCLUDE], work, 'xenenum',
+                          direct=True)
+        xen_v.update(xen_e)
     for n in names:
         if n in skipped:
             print(f'abi: not compared: {n} ({skipped[n]})')
