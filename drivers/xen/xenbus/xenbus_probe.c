@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bring-up of the xenstore connection.
+ *
+ * An HVM or PVH guest finds the ring's frame and event channel in HVM
+ * parameters set by the toolstack.  Once the reader and watch threads
+ * run, the xenstore notifier chain tells the drivers that wait for
+ * xenstore; a driver that registers later is told at once.
+ *
+ * Locking: xs_notifier_lock (mutex) orders registration against the
+ * moment xenstore comes up.
+ */
+#include <linux/init.h>
+#include <linux/io.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/pfn.h>
+#include <linux/printk.h>
+#include <asm/xen/hypercall.h>
+#include <xen/interface/hvm/params.h>
+#include <xen/xenbus.h>
+#include <xen/xen.h>
+
+#include "xenbus.h"
+
+enum xenstore_init xen_store_domain_type;
+EXPORT_SYMBOL_GPL(xen_store_domain_type);
+
+static BLOCKING_NOTIFIER_HEAD(xs_chain);
+static DEFINE_MUTEX(xs_notifier_lock);
+static bool xs_ready;
+
+/**
+ * xenbus_ready() - is xenstore up
+ *
+ * Return: true once requests can be made.
+ */
+bool xenbus_ready(void)
+{
+	return READ_ONCE(xs_ready);
+}
+EXPORT_SYMBOL_GPL(xenbus_ready);
+
+/**
+ * register_xenstore_notifier() - be told when xenstore is up
+ * @nb: called once, with no arguments of interest, when it is (at once
+ *	if it is already)
+ *
+ * Return: 0.
+ */
+int register_xenstore_notifier(struct notifier_block *nb)
+{
+	mutex_lock(&xs_notifier_lock);
+	if (xs_ready)
+		nb->notifier_call(nb, 0, NULL);
+	else
+		blocking_notifier_chain_register(&xs_chain, nb);
+	mutex_unlock(&xs_notifier_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_xenstore_notifier);
+
+/**
+ * unregister_xenstore_notifier() - no longer be told
+ * @nb: a registered notifier
+ */
+void unregister_xenstore_notifier(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&xs_chain, nb);
+}
+EXPORT_SYMBOL_GPL(unregister_xenstore_notifier);
+
+static int __init xs_hvm_param(unsigned int index, u64 *value)
+{
+	struct xen_hvm_param p = { .domid = DOMID_SELF, .index = index };
+	int rc = HYPERVISOR_hvm_op(HVMOP_get_param, &p);
+
+	*value = p.value;
+	return rc;
+}
+
+static int __init xenbus_init(void)
+{
+	struct xenstore_domain_interface *intf;
+	u64 pfn, port;
+	int rc;
+
+	if (!xen_hvm_domain())
+		return 0;
+	if (xs_hvm_param(HVM_PARAM_STORE_EVTCHN, &port) ||
+	    xs_hvm_param(HVM_PARAM_STORE_PFN, &pfn) || !pfn || !port) {
+		pr_info("xenstore: none given to this domain\n");
+		return 0;
+	}
+	intf = memremap(PFN_PHYS(pfn), PAGE_SIZE, MEMREMAP_WB);
+	if (!intf)
+		return -ENOMEM;
+	xen_store_domain_type = XS_HVM;
+
+	rc = xs_comms_init(intf, port);
+	if (!rc)
+		rc = xs_watch_init();
+	if (rc) {
+		pr_err("xenstore: cannot start: %d\n", rc);
+		return rc;
+	}
+
+	mutex_lock(&xs_notifier_lock);
+	WRITE_ONCE(xs_ready, true);
+	blocking_notifier_call_chain(&xs_chain, 0, NULL);
+	mutex_unlock(&xs_notifier_lock);
+	pr_info("xenstore: connected (port %llu)\n", port);
+	return 0;
+}
+subsys_initcall(xenbus_init);

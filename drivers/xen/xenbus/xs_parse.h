@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure logic of the xenstore wire protocol: ring index arithmetic and
+ * the parsing of what xenstored sends.  No hypercalls, no shared memory,
+ * no allocation, so that KUnit tests it on any kernel (xs_parse_test.c).
+ *
+ * Everything xenstored sends is untrusted: these helpers validate before
+ * the caller acts, and say "malformed" with -EIO or -EINVAL.
+ */
+#ifndef _XEN_XENBUS_XS_PARSE_H
+#define _XEN_XENBUS_XS_PARSE_H
+
+#include <linux/types.h>
+#include <xen/interface/io/xs_wire.h>
+
+/**
+ * xs_ring_used() - bytes in flight on one ring
+ * @cons: the consumer index
+ * @prod: the producer index
+ *
+ * Return: prod - cons, or XENSTORE_RING_SIZE + 1 when that is more than
+ * the ring holds (the peer wrote a bad index).
+ */
+static inline u32 xs_ring_used(XENSTORE_RING_IDX cons, XENSTORE_RING_IDX prod)
+{
+	u32 used = prod - cons;
+
+	return used <= XENSTORE_RING_SIZE ? used : XENSTORE_RING_SIZE + 1;
+}
+
+/**
+ * xs_ring_chunk() - contiguous bytes from an index up to a limit
+ * @idx: where to start
+ * @avail: bytes available in total
+ *
+ * Return: how many can be copied without wrapping.
+ */
+static inline u32 xs_ring_chunk(XENSTORE_RING_IDX idx, u32 avail)
+{
+	u32 to_end = XENSTORE_RING_SIZE - MASK_XENSTORE_IDX(idx);
+
+	return avail < to_end ? avail : to_end;
+}
+
+int xs_errno(const char *name, unsigned int len);
+int xs_count_strings(const char *buf, unsigned int len);
+int xs_parse_watch_event(const char *buf, unsigned int len,
+			 const char **path, const char **token);
+int xs_check_reply(const struct xsd_sockmsg *req,
+		   const struct xsd_sockmsg *reply);
+
+#endif /* _XEN_XENBUS_XS_PARSE_H */
