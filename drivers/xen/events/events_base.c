@@ -361,6 +361,8 @@ static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 	if (kind == EVTCHN_KIND_PORT) {
 		flow = handle_edge_irq;
 		flow_name = lateeoi ? "lateeoi" : "edge";
+		/* Moving is a hypercall: no need to wait for an interrupt. */
+		irq_set_status_flags(irq, IRQ_MOVE_PCNTXT);
 	} else {
 		flow = handle_percpu_irq;
 		flow_name = "percpu";
