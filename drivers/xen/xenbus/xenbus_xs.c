@@ -32,11 +32,16 @@
 
 /* ---- requests ---- */
 
-/* Join dir and node as "dir/node", or just dir when node is empty. */
+/*
+ * Join dir and node as "dir/node"; just dir when node is empty, just node
+ * when dir is (a path relative to this domain's home).
+ */
 static char *xs_join(const char *dir, const char *node)
 {
 	if (!node || !node[0])
 		return kstrdup(dir, GFP_KERNEL);
+	if (!dir[0])
+		return kstrdup(node, GFP_KERNEL);
 	return kasprintf(GFP_KERNEL, "%s/%s", dir, node);
 }
 
