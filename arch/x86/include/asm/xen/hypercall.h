@@ -83,4 +83,11 @@ static inline int HYPERVISOR_event_channel_op(int cmd, void *arg)
 			       0, 0, 0);
 }
 
+static inline int HYPERVISOR_grant_table_op(unsigned int cmd, void *uop,
+					    unsigned int count)
+{
+	return __xen_hypercall(__HYPERVISOR_grant_table_op, cmd, uop, count,
+			       0, 0);
+}
+
 #endif /* _ASM_X86_XEN_HYPERCALL_H */
