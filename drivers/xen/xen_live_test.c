@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit live tests of the Xen core: they talk to the hypervisor and to
+ * xenstored, so they run only in a Xen guest and are skipped elsewhere.
+ *
+ * Event channels: a port of this domain connected to another of its own
+ * ports, so an event sent on one arrives on the other.  Grants: pages
+ * granted to this domain itself, copied through with GNTTABOP_copy.
+ * Xenstore: round trips under this domain's data/ node, which the guest
+ * may write, and 32 threads each reading 1,000 times at once.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/interrupt.h>
+#include <linux/kernel_stat.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <xen/events.h>
+#include <xen/grant_table.h>
+#include <xen/xenbus.h>
+#include <xen/xen.h>
+
+#define LIVE_TIMEOUT	(10 * HZ)
+
+static int xen_live_init(struct kunit *test)
+{
+	if (!xen_domain())
+		kunit_skip(test, "not a Xen guest");
+	return 0;
+}
+
+/* ---- event channels ---- */
+
+/**
+ * struct loopback - two connected ports of this domain
+ * @a: the sending port
+ * @b: the receiving port, bound to @irq
+ * @irq: irq of @b
+ * @events: events received
+ * @got: completed on each event
+ */
+struct loopback {
+	evtchn_port_t a, b;
+	int irq;
+	atomic_t events;
+	struct completion got;
+};
+
+static irqreturn_t loopback_irq(int irq, void *data)
+{
+	struct loopback *lb = data;
+
+	atomic_inc(&lb->events);
+	complete(&lb->got);
+	return IRQ_HANDLED;
+}
+
+static int loopback_open(struct kunit *test, struct loopback *lb,
+			 bool lateeoi)
+{
+	struct evtchn_alloc_unbound alloc = {
+		.dom = DOMID_SELF,
+		.remote_dom = DOMID_SELF,
+	};
+	struct evtchn_bind_interdomain bind = { .remote_dom = DOMID_SELF };
+	int rc;
+
+	init_completion(&lb->got);
+	atomic_set(&lb->events, 0);
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_alloc_unbound, &alloc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	lb->a = alloc.port;
+	bind.remote_port = lb->a;
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_interdomain, &bind);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	lb->b = bind.local_port;
+
+	lb->irq = lateeoi ?
+		bind_evtchn_to_irqhandler_lateeoi(lb->b, loopback_irq, 0,
+						  "kunit-loopback", lb) :
+		bind_evtchn_to_irqhandler(lb->b, loopback_irq, 0,
+					  "kunit-loopback", lb);
+	KUNIT_ASSERT_GT(test, lb->irq, 0);
+	KUNIT_EXPECT_EQ(test, evtchn_from_irq(lb->irq), lb->b);
+	KUNIT_EXPECT_EQ(test, irq_from_evtchn(lb->b), (unsigned int)lb->irq);
+	return 0;
+}
+
+static void loopback_close(struct loopback *lb)
+{
+	unbind_from_irqhandler(lb->irq, lb);
+	xen_evtchn_close(lb->a);
+}
+
+static void evtchn_loopback_test(struct kunit *test)
+{
+	struct loopback lb;
+	int i;
+
+	loopback_open(test, &lb, false);
+	for (i = 0; i < 100; i++) {
+		reinit_completion(&lb.got);
+		notify_remote_via_evtchn(lb.a);
+		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&lb.got,
+								  LIVE_TIMEOUT), 0UL);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&lb.events), 100);
+	loopback_close(&lb);
+	/* The port is closed with its irq. */
+	KUNIT_EXPECT_EQ(test, irq_from_evtchn(lb.b), 0U);
+}
+
+static void evtchn_masked_test(struct kunit *test)
+{
+	struct loopback lb;
+
+	loopback_open(test, &lb, false);
+	/* An event sent while the irq is disabled arrives when enabled. */
+	disable_irq(lb.irq);
+	notify_remote_via_evtchn(lb.a);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lb.events), 0);
+	enable_irq(lb.irq);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&lb.got, LIVE_TIMEOUT),
+			0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lb.events), 1);
+	loopback_close(&lb);
+}
+
+static void evtchn_lateeoi_test(struct kunit *test)
+{
+	struct loopback lb;
+
+	loopback_open(test, &lb, true);
+	notify_remote_via_evtchn(lb.a);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&lb.got,
+							  LIVE_TIMEOUT), 0UL);
+	/* Until the EOI, further events wait, however many are sent. */
+	reinit_completion(&lb.got);
+	notify_remote_via_evtchn(lb.a);
+	notify_remote_via_evtchn(lb.a);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lb.events), 1);
+	xen_irq_lateeoi(lb.irq, 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&lb.got, LIVE_TIMEOUT),
+			0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lb.events), 2);
+	xen_irq_lateeoi(lb.irq, 0);
+	loopback_close(&lb);
+}
+
+static void evtchn_affinity_test(struct kunit *test)
+{
+	unsigned int cpu;
+	struct loopback lb;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	cpu = cpumask_last(cpu_online_mask);
+	loopback_open(test, &lb, false);
+	KUNIT_ASSERT_EQ(test, irq_set_affinity(lb.irq, cpumask_of(cpu)), 0);
+	notify_remote_via_evtchn(lb.a);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&lb.got, LIVE_TIMEOUT),
+			0UL);
+	KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(lb.irq, cpu), 1U);
+	loopback_close(&lb);
+}
+
+static struct kunit_case evtchn_live_cases[] = {
+	KUNIT_CASE(evtchn_loopback_test),
+	KUNIT_CASE(evtchn_masked_test),
+	KUNIT_CASE(evtchn_lateeoi_test),
+	KUNIT_CASE(evtchn_affinity_test),
+	{}
+};
+
+static struct kunit_suite evtchn_live_suite = {
+	.name = "xen-evtchn-live",
+	.init = xen_live_init,
+	.test_cases = evtchn_live_cases,
+};
+
+/* ---- grant tables ---- */
+
+static int grant_live_init(struct kunit *test)
+{
+	if (!xen_domain() || !xenbus_ready())
+		kunit_skip(test, "no Xen, or no xenstore to learn our domid");
+	return 0;
+}
+
+static domid_t own_domid(void)
+{
+	return xenbus_read_unsigned("", "domid", DOMID_INVALID);
+}
+
+/* Copy one page into another through a grant of the first to ourselves. */
+static void grant_copy_self_test(struct kunit *test)
+{
+	struct page *src = alloc_page(GFP_KERNEL);
+	struct page *dst = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	struct gnttab_copy op = {};
+	domid_t self = own_domid();
+	int ref;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
+	memset(page_address(src), 0x5a, PAGE_SIZE);
+
+	/* A PVH guest's frames are its page frame numbers. */
+	ref = gnttab_grant_foreign_access(self, page_to_pfn(src), 1);
+	KUNIT_ASSERT_GE(test, ref, 0);
+	op.source.u.ref = ref;
+	op.source.domid = DOMID_SELF;
+	op.dest.u.gmfn = page_to_pfn(dst);
+	op.dest.domid = DOMID_SELF;
+	op.len = PAGE_SIZE;
+	op.flags = GNTCOPY_source_gref;
+	gnttab_batch_copy(&op, 1);
+	KUNIT_EXPECT_EQ(test, gnttab_status_to_errno(op.status), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(src), page_address(dst),
+				     PAGE_SIZE), 0);
+
+	/* Copying into a read-only grant is refused. */
+	op.source.u.gmfn = page_to_pfn(dst);
+	op.dest.u.ref = ref;
+	op.flags = GNTCOPY_dest_gref;
+	gnttab_batch_copy(&op, 1);
+	KUNIT_EXPECT_NE(test, gnttab_status_to_errno(op.status), 0);
+
+	/* Nobody maps it: it can be taken back at once. */
+	KUNIT_EXPECT_EQ(test, gnttab_try_end_foreign_access(ref), 0);
+	__free_page(src);
+	__free_page(dst);
+}
+
+/* Take more references than one frame holds: the table grows. */
+static void grant_grow_test(struct kunit *test)
+{
+	unsigned int n = PAGE_SIZE / sizeof(struct grant_entry_v1) + 8;
+	grant_ref_t head;
+	unsigned int i;
+	int *refs;
+
+	if (gnttab_max_grant_frames() < 2)
+		kunit_skip(test, "Xen allows a single grant frame");
+	refs = kunit_kcalloc(test, n, sizeof(*refs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, refs);
+	KUNIT_ASSERT_EQ(test, gnttab_alloc_grant_references(n, &head), 0);
+	for (i = 0; i < n; i++) {
+		refs[i] = gnttab_claim_grant_reference(&head);
+		KUNIT_EXPECT_GE(test, refs[i], 0);
+	}
+	KUNIT_EXPECT_EQ(test, gnttab_empty_grant_references(&head), 1);
+	KUNIT_EXPECT_LT(test, gnttab_claim_grant_reference(&head), 0);
+	for (i = 0; i < n; i++)
+		if (refs[i] >= 0)
+			gnttab_release_grant_reference(&head, refs[i]);
+	gnttab_free_grant_references(head);
+}
+
+static struct kunit_case grant_live_cases[] = {
+	KUNIT_CASE(grant_copy_self_test),
+	KUNIT_CASE(grant_grow_test),
+	{}
+};
+
+static struct kunit_suite grant_live_suite = {
+	.name = "xen-grant-live",
+	.init = grant_live_init,
+	.test_cases = grant_live_cases,
+};
+
+/* ---- xenstore ---- */
+
+#define XS_TEST_DIR	"data/kunit"
+
+static int xs_live_init(struct kunit *test)
+{
+	if (!xen_domain() || !xenbus_ready())
+		kunit_skip(test, "no xenstore");
+	return 0;
+}
+
+static void xs_read_write_test(struct kunit *test)
+{
+	unsigned int len, n;
+	char *val, **dir;
+
+	KUNIT_ASSERT_EQ(test, xenbus_write(XBT_NIL, XS_TEST_DIR, "a", "hello"),
+			0);
+	val = xenbus_read(XBT_NIL, XS_TEST_DIR, "a", &len);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(val));
+	KUNIT_EXPECT_STREQ(test, val, "hello");
+	KUNIT_EXPECT_EQ(test, len, 5U);
+	kfree(val);
+
+	KUNIT_EXPECT_EQ(test, xenbus_printf(XBT_NIL, XS_TEST_DIR, "n", "%d",
+					    42), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_read_unsigned(XS_TEST_DIR, "n", 0), 42U);
+	KUNIT_EXPECT_EQ(test, xenbus_read_unsigned(XS_TEST_DIR, "nope", 7), 7U);
+
+	dir = xenbus_directory(XBT_NIL, XS_TEST_DIR, "", &n);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dir));
+	KUNIT_EXPECT_EQ(test, n, 2U);
+	kfree(dir);
+
+	KUNIT_EXPECT_EQ(test, xenbus_exists(XBT_NIL, XS_TEST_DIR, "a"), 1);
+	KUNIT_EXPECT_EQ(test, xenbus_rm(XBT_NIL, XS_TEST_DIR, ""), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_exists(XBT_NIL, XS_TEST_DIR, "a"), 0);
+	val = xenbus_read(XBT_NIL, XS_TEST_DIR, "a", NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(val), -ENOENT);
+
+	/* Reading what the toolstack wrote: our own domain id. */
+	KUNIT_EXPECT_NE(test, xenbus_read_unsigned("", "domid", 0), 0U);
+}
+
+static void xs_transaction_test(struct kunit *test)
+{
+	struct xenbus_transaction t, u;
+	char *val;
+
+	/* Committed: visible after. */
+	KUNIT_ASSERT_EQ(test, xenbus_transaction_start(&t), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_write(t, XS_TEST_DIR, "t", "1"), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_transaction_end(t, 0), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_read_unsigned(XS_TEST_DIR, "t", 0), 1U);
+
+	/* Aborted: not visible. */
+	KUNIT_ASSERT_EQ(test, xenbus_transaction_start(&t), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_write(t, XS_TEST_DIR, "t", "2"), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_transaction_end(t, 1), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_read_unsigned(XS_TEST_DIR, "t", 0), 1U);
+
+	/* Conflicting: the later commit gets -EAGAIN. */
+	KUNIT_ASSERT_EQ(test, xenbus_transaction_start(&t), 0);
+	KUNIT_ASSERT_EQ(test, xenbus_transaction_start(&u), 0);
+	val = xenbus_read(t, XS_TEST_DIR, "t", NULL);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(val));
+	if (!IS_ERR(val))
+		kfree(val);
+	KUNIT_EXPECT_EQ(test, xenbus_write(u, XS_TEST_DIR, "t", "3"), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_transaction_end(u, 0), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_write(t, XS_TEST_DIR, "t", "4"), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_transaction_end(t, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, xenbus_read_unsigned(XS_TEST_DIR, "t", 0), 3U);
+
+	xenbus_rm(XBT_NIL, XS_TEST_DIR, "");
+}
+
+/**
+ * struct watch_probe - a watch that counts what it sees
+ * @watch: the watch
+ * @events: events delivered
+ * @fired: completed on each
+ * @last: the last path, for the test to read
+ */
+struct watch_probe {
+	struct xenbus_watch watch;
+	atomic_t events;
+	struct completion fired;
+	char last[64];
+};
+
+static void watch_probe_cb(struct xenbus_watch *watch, const char *path,
+			   const char *token)
+{
+	struct watch_probe *p = container_of(watch, struct watch_probe, watch);
+
+	strscpy(p->last, path, sizeof(p->last));
+	atomic_inc(&p->events);
+	complete(&p->fired);
+}
+
+static void xs_watch_test(struct kunit *test)
+{
+	struct watch_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	init_completion(&p->fired);
+	p->watch.node = XS_TEST_DIR "/w";
+	p->watch.callback = watch_probe_cb;
+	KUNIT_ASSERT_EQ(test, register_xenbus_watch(&p->watch), 0);
+
+	/* xenstored fires a new watch once. */
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&p->fired,
+							  LIVE_TIMEOUT), 0UL);
+	KUNIT_EXPECT_STREQ(test, p->last, XS_TEST_DIR "/w");
+
+	reinit_completion(&p->fired);
+	KUNIT_EXPECT_EQ(test, xenbus_write(XBT_NIL, XS_TEST_DIR, "w/x", "1"), 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&p->fired,
+							  LIVE_TIMEOUT), 0UL);
+	KUNIT_EXPECT_STREQ(test, p->last, XS_TEST_DIR "/w/x");
+
+	unregister_xenbus_watch(&p->watch);
+	/* Nothing is delivered after unregistering. */
+	atomic_set(&p->events, 0);
+	xenbus_write(XBT_NIL, XS_TEST_DIR, "w/x", "2");
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->events), 0);
+	xenbus_rm(XBT_NIL, XS_TEST_DIR, "");
+}
+
+static void xs_errors_test(struct kunit *test)
+{
+	char *long_path;
+	void *val;
+
+	val = xenbus_read(XBT_NIL, XS_TEST_DIR, "no-such-node", NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(val), -ENOENT);
+	/* Outside our home, even reading is refused. */
+	val = xenbus_read(XBT_NIL, "/no/such", "node", NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(val), -EACCES);
+	/* Another domain's home is not ours to write. */
+	KUNIT_EXPECT_EQ(test, xenbus_write(XBT_NIL, "/local/domain/0", "kunit",
+					   "x"), -EACCES);
+	/* Too long for the protocol: refused before it is sent. */
+	long_path = kunit_kzalloc(test, XENSTORE_PAYLOAD_MAX + 2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, long_path);
+	memset(long_path, 'a', XENSTORE_PAYLOAD_MAX + 1);
+	val = xenbus_read(XBT_NIL, long_path, "", NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(val), -E2BIG);
+}
+
+#define XS_READERS	32
+#define XS_READS	1000
+
+/**
+ * struct xs_reader - one thread of the concurrent read test
+ * @done: completed when the thread has finished
+ * @errors: reads that failed or read the wrong value
+ * @expect: the value every read must return
+ */
+struct xs_reader {
+	struct completion *done;
+	atomic_t *errors;
+	unsigned int expect;
+};
+
+static int xs_reader_fn(void *data)
+{
+	struct xs_reader *r = data;
+	unsigned int i;
+
+	for (i = 0; i < XS_READS; i++)
+		if (xenbus_read_unsigned("", "domid", ~0U) != r->expect)
+			atomic_inc(r->errors);
+	complete(r->done);
+	return 0;
+}
+
+static void xs_concurrent_reads_test(struct kunit *test)
+{
+	struct completion *done;
+	struct xs_reader *r;
+	atomic_t errors = ATOMIC_INIT(0);
+	unsigned int i, domid = xenbus_read_unsigned("", "domid", 0);
+	ktime_t start;
+	s64 us;
+
+	done = kunit_kcalloc(test, XS_READERS, sizeof(*done), GFP_KERNEL);
+	r = kunit_kcalloc(test, XS_READERS, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, done);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+
+	start = ktime_get();
+	for (i = 0; i < XS_READERS; i++) {
+		init_completion(&done[i]);
+		r[i].done = &done[i];
+		r[i].errors = &errors;
+		r[i].expect = domid;
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(xs_reader_fn, &r[i],
+							    "xs-reader/%u", i)));
+	}
+	for (i = 0; i < XS_READERS; i++)
+		wait_for_completion(&done[i]);
+	us = ktime_us_delta(ktime_get(), start);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
+	kunit_info(test, "xenstore: %u readers x %u reads in %lld ms: %lld reads/s\n",
+		   XS_READERS, XS_READS, us / 1000,
+		   us ? (s64)XS_READERS * XS_READS * USEC_PER_SEC / us : 0);
+}
+
+static struct kunit_case xs_live_cases[] = {
+	KUNIT_CASE(xs_read_write_test),
+	KUNIT_CASE(xs_transaction_test),
+	KUNIT_CASE(xs_watch_test),
+	KUNIT_CASE(xs_errors_test),
+	KUNIT_CASE_SLOW(xs_concurrent_reads_test),
+	{}
+};
+
+static struct kunit_suite xs_live_suite = {
+	.name = "xen-xenstore-live",
+	.init = xs_live_init,
+	.test_cases = xs_live_cases,
+};
+
+kunit_test_suites(&evtchn_live_suite, &grant_live_suite, &xs_live_suite);
