@@ -13,8 +13,8 @@ LOGS ?= $(CURDIR)/logs
 
 # Our kernel gets the Xen options our subtree implements so far
 # (xen-guest.config); it takes configs/xen.config once it has them all.
-OURS_CONFIGS ?= configs/base.config configs/xen-guest.config
-REF_CONFIGS ?= configs/base.config configs/xen.config
+OURS_CONFIGS ?= configs/base.config configs/kunit.config configs/xen-guest.config
+REF_CONFIGS ?= configs/base.config configs/kunit.config configs/xen.config
 OURS_SRC := $(CACHE)/ours/src
 OURS_OUT := $(CACHE)/ours/out
 REF_SRC := $(CACHE)/ref/src
@@ -85,7 +85,8 @@ harness: kernel reference assets
 # The scenarios alone, on kernels and assets already built.
 run-scenarios:
 	@$(PY) tools/testing/xen/harness.py --ours $(OURS_KERNEL) \
-		--ref $(REF_KERNEL) --assets $(ASSETS) --logs $(LOGS) $(SCENARIOS)
+		--ref $(REF_KERNEL) --assets $(ASSETS) --logs $(LOGS) \
+		--kunit-tool $(OURS_SRC)/tools/testing/kunit/kunit.py $(SCENARIOS)
 
 check:
 	@bash scripts/pvops/check.sh

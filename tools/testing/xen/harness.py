@@ -17,6 +17,7 @@ kernels only, and every retry is reported; our kernel never gets one.
 """
 import argparse
 import dataclasses
+import json
 import os
 import re
 import shutil
@@ -40,6 +41,9 @@ class Scenario:
     flake_note: str = ''
     cmdline: str = ''           # extra kernel arguments for this role
     clock: int = 0              # seconds of guest clock to check vs dom0's
+    control: bool = False       # drive it with xl vcpu-set, reboot, shutdown
+    kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
+                                # skip) or 'all' (nothing may skip)
     doc: str = ''
 
 
@@ -70,13 +74,32 @@ SCENARIOS = [
     Scenario('clock-pvh-ref', 'pvh', 'ref', dom0='ref', clock=60,
              timeout=240, flake_retries=2, flake_note=PIT_FLAKE,
              doc="the same for the reference PVH domU"),
+    Scenario('control-pvh-ours', 'pvh', 'ours', dom0='ref', control=True,
+             timeout=240,
+             doc='xl vcpu-set down and up, xl reboot, xl shutdown on our '
+             'PVH domU'),
+    Scenario('control-pvh-ref', 'pvh', 'ref', dom0='ref', control=True,
+             timeout=240,
+             doc='the same on the reference PVH domU'),
+    Scenario('kunit-native-ours', 'native', 'ours', timeout=180,
+             kunit='pure', cmdline='kunit.enable=1 loglevel=7',
+             doc='KUnit suites on a native boot (live suites skip)'),
+    Scenario('kunit-pvh-ours', 'pvh', 'ours', dom0='ref', timeout=400,
+             kunit='all', cmdline='kunit.enable=1 loglevel=7',
+             doc='KUnit suites, pure and live, in our PVH domU (FIFO '
+             'events)'),
+    Scenario('kunit-pvh-2l-ours', 'pvh', 'ours', dom0='ref', timeout=400,
+             kunit='all', cmdline='kunit.enable=1 loglevel=7 '
+             'xen.fifo_events=0',
+             doc='the same with 2-level event channels'),
     Scenario('pvh-domu-ours-early', 'pvh', 'ours', dom0='ref',
              cmdline='earlyprintk=xen loglevel=7',
              doc='the same, with its whole boot log on Xen\'s console '
              '(port 0xe9), for debugging'),
 ]
-DEFAULT = ['native-ours', 'pvh-domu-ours', 'clock-pvh-ours', 'dom0-ref',
-           'pv-domu-ref', 'pvh-domu-ref']
+DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
+           'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
+           'kunit-pvh-2l-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
 
 QEMU = ['qemu-system-x86_64', '-nic', 'none', '-display', 'none',
         '-monitor', 'none', '-no-reboot', '-cpu', 'qemu64,+svm,+npt']
@@ -154,7 +177,8 @@ def run_native(scen, kernels, assets, logdir):
     cmd = QEMU + ['-smp', '2', '-m', '512', '-serial', 'file:' + serial,
                   '-kernel', kernels[scen.kernel],
                   '-initrd', os.path.join(assets, 'guest.cpio.gz'),
-                  '-append', 'console=ttyS0 panic=-1 loglevel=6']
+                  '-append', 'console=ttyS0 panic=-1 loglevel=6 ' +
+                  scen.cmdline]
     in_time, secs = run_qemu(cmd, serial, scen.timeout)
     text = read(serial)
     m = INIT_RE.search(text)
@@ -169,6 +193,8 @@ def run_native(scen, kernels, assets, logdir):
     if not in_time:
         return Result(scen, False, 'init reached but the guest did not '
                       f'power off within {scen.timeout} s', serial)
+    if scen.kunit:
+        return judge_kunit(scen, serial, serial, os.path.join(d, 'kunit'))
     return Result(scen, True, f'init at {f.get("uptime")} s uptime, '
                   f'cpus={f.get("cpus")}', serial)
 
@@ -224,6 +250,55 @@ run_domu() {
 		return 1
 	done
 }
+
+# wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
+wait_log() {
+	t=0
+	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
+		[ $t -ge "$4" ] && return 1
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
+
+# run_control NAME CFG TIMEOUT: drive a domU that waits for the toolstack
+# (pvops.control=1): take a vCPU down and up, reboot it, shut it down.
+# Each step prints ok or failed; the first failure ends the run.
+run_control() {
+	name=$1 cfg=$2 tmo=$3
+	n=$name-a1
+	log=/job/out/console/guest-$n.log
+	step() { say "domu $n control $*"; }
+	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+		step boot=failed
+		return 1
+	fi
+	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 $((tmo * 10)); then
+		step boot=failed; xl destroy "$n"; return 1
+	fi
+	step boot=ok domid=$(xl domid "$n")
+	xl vcpu-set "$n" 1
+	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0[[:space:]]*$' 1 300; then
+		step vcpu-down=failed; xl destroy "$n"; return 1
+	fi
+	step vcpu-down=ok
+	xl vcpu-set "$n" 2
+	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 2 300; then
+		step vcpu-up=failed; xl destroy "$n"; return 1
+	fi
+	step vcpu-up=ok
+	xl reboot "$n"
+	if ! wait_log "$log" 'PVOPS-HARNESS: init reached' 2 $((tmo * 10)); then
+		step reboot=failed; xl destroy "$n"; return 1
+	fi
+	step reboot=ok domid=$(xl domid "$n")
+	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 3 300 ||
+	   ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
+	   xl domid "$n" > /dev/null 2>&1; then
+		step shutdown=failed; xl destroy "$n"; return 1
+	fi
+	step shutdown=ok
+}
 '''
 
 DOMU_CFG = '''type = "{type}"
@@ -234,7 +309,7 @@ memory = 256
 vcpus = 2
 tsc_mode = "native"
 on_poweroff = "destroy"
-on_reboot = "destroy"
+on_reboot = "{on_reboot}"
 on_crash = "destroy"
 '''
 
@@ -250,8 +325,14 @@ def make_job(jobdir, kernels, assets, domus):
             shutil.copy(kernels[s.kernel], dst)
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
+            cmdline += ' pvops.control=1' if s.control else ''
             f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
-                                    cmdline=cmdline))
+                                    cmdline=cmdline,
+                                    on_reboot='restart' if s.control
+                                    else 'destroy'))
+        if s.control:
+            script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
+            continue
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                       f'{s.flake_retries}\n')
     with open(os.path.join(jobdir, 'run.sh'), 'w') as f:
@@ -266,8 +347,91 @@ def make_job(jobdir, kernels, assets, domus):
     return img
 
 
+KUNIT_TOOL = None      # kunit.py of the kernel source, from --kunit-tool
+
+
+def kunit_cases(group, prefix=''):
+    """Yield (suite.case, status) from kunit.py's JSON, at every depth."""
+    for case in group.get('test_cases', []):
+        yield f'{prefix}{case["name"]}', case['status']
+    for sub in group.get('sub_groups', []):
+        yield from kunit_cases(sub, f'{sub["name"]}.')
+
+
+def judge_kunit(s, console, logfile, work):
+    """Parse the KTAP in a console log with kunit.py and judge it.
+
+    Every case must pass.  In 'pure' runs (no Xen) the live suites may
+    skip; in 'all' runs nothing may skip.
+    """
+    os.makedirs(work, exist_ok=True)
+    out = os.path.join(work, 'results.json')
+    r = subprocess.run([sys.executable, KUNIT_TOOL, 'parse',
+                        f'--json={out}', console],
+                       capture_output=True, text=True)
+    with open(os.path.join(work, 'parse.log'), 'w') as f:
+        f.write(r.stdout + r.stderr)
+    try:
+        with open(out) as f:
+            cases = list(kunit_cases(json.load(f)))
+    except (OSError, ValueError):
+        return Result(s, False, 'no KTAP results in the console log '
+                      f'(kunit.py: {work}/parse.log)', logfile)
+    counts = {}
+    for _, st in cases:
+        counts[st] = counts.get(st, 0) + 1
+    bad = [n for n, st in cases if st not in ('PASS', 'SKIP')]
+    skipped = [n for n, st in cases if st == 'SKIP']
+    summary = (f'{counts.get("PASS", 0)} passed, {len(bad)} failed, '
+               f'{len(skipped)} skipped of {len(cases)} KUnit cases')
+    for line in re.findall(r'# \S+: (xenstore: .*reads/s)', read(console)):
+        summary += f'; {line.strip()}'
+    if not cases:
+        return Result(s, False, 'KTAP output had no test cases', logfile)
+    if bad:
+        return Result(s, False, f'{summary}: {" ".join(bad[:5])}', logfile)
+    if skipped and s.kunit == 'all':
+        return Result(s, False, f'{summary}: skipped {" ".join(skipped[:5])}',
+                      logfile)
+    return Result(s, True, summary, logfile)
+
+
+CONTROL_STEPS = ['boot', 'vcpu-down', 'vcpu-up', 'reboot', 'shutdown']
+
+
+def judge_control(s, out, serial):
+    """Judge a control scenario: every step must have printed ok."""
+    text = read(serial)
+    name = f'{s.name}-a1'
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    steps = {}
+    for rest in re.findall(MARK + rf'domu {re.escape(name)} control (.*)',
+                           text):
+        steps.update(parse_fields(rest))
+    for step in CONTROL_STEPS:
+        if steps.get(step) != 'ok':
+            state = steps.get(step, 'not reached')
+            return Result(s, False, f'{step} {state} (dom0 log: {serial})',
+                          console)
+    return Result(s, True, 'xl vcpu-set down and up, xl reboot (new domid '
+                  f'{steps.get("domid")}), xl shutdown', console)
+
+
 def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
+    if s.control:
+        return judge_control(s, out, serial)
+    if s.kunit:
+        res = judge_domu_boot(s, out, serial)
+        if not res.ok:
+            return res
+        return judge_kunit(s, res.logfile, res.logfile,
+                           os.path.join(out, 'kunit', s.name))
+    return judge_domu_boot(s, out, serial)
+
+
+def judge_domu_boot(s, out, serial):
+    """Judge that a domU booted to init, and its clock if asked."""
     text = read(serial)
     lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
     if not lines:
@@ -394,10 +558,14 @@ def main():
     ap.add_argument('--ref', help='reference bzImage')
     ap.add_argument('--assets', help='directory made by assets.sh')
     ap.add_argument('--logs', help='where the run keeps its logs')
+    ap.add_argument('--kunit-tool', help="the kernel's kunit.py, to parse "
+                    'KTAP (for kunit-* scenarios)')
     ap.add_argument('--list', action='store_true', help='list scenarios')
     ap.add_argument('scenarios', nargs='*',
                     help=f'scenario names (default: {" ".join(DEFAULT)})')
     a = ap.parse_args()
+    global KUNIT_TOOL
+    KUNIT_TOOL = a.kunit_tool
     table = {s.name: s for s in SCENARIOS}
     if a.list:
         for s in SCENARIOS:
@@ -411,6 +579,8 @@ def main():
     for s in scens:
         # Retries exist to absorb the reference's known emulator flakes.
         assert not (s.flake_retries and s.kernel != 'ref'), s.name
+        if s.kunit and not (a.kunit_tool and os.path.exists(a.kunit_tool)):
+            ap.error(f'{s.name} needs kunit.py (--kunit-tool)')
     kernels = {'ours': a.ours, 'ref': a.ref}
     for s in scens:
         for k in (s.kernel, s.dom0):
