@@ -21,7 +21,17 @@
  *
  * Ordering: data before the producer index (virt_wmb), the producer
  * index before the data (virt_rmb), and the data before freeing it with
- * the consumer index (virt_mb); then an event to xenstored.
+ * the consumer index (virt_mb).
+ *
+ * Events to xenstored: each is a hypercall, so they go only when
+ * xenstored may be asleep.  xenstored looks at the ring again after each
+ * request it handles, before it sleeps; so after a request is in the
+ * ring (and the index published, virt_mb), an event is needed only if
+ * xenstored had consumed everything before it (req_cons at the old
+ * req_prod): otherwise it is still at work and will find the request.
+ * A sender that finds the ring full sends one before it waits for room.
+ * After reading, an event goes only when the reply ring was full, since
+ * only then can xenstored be waiting for room.
  */
 #include <linux/err.h>
 #include <linux/interrupt.h>
@@ -100,7 +110,12 @@ static int xs_write(const void *data, unsigned int len)
 		XENSTORE_RING_IDX prod = xs_intf->req_prod;
 		u32 n;
 
-		wait_event(xs_ring_wait, (room = xs_write_room()) != 0);
+		room = xs_write_room();
+		if (!room) {
+			/* Let xenstored drain what is there, then wait. */
+			notify_remote_via_evtchn(xs_port);
+			wait_event(xs_ring_wait, (room = xs_write_room()) != 0);
+		}
 		if (room < 0)
 			return room;
 		/* req_cons was read before the space it frees is reused. */
@@ -109,7 +124,6 @@ static int xs_write(const void *data, unsigned int len)
 		memcpy(xs_intf->req + MASK_XENSTORE_IDX(prod), data, n);
 		virt_wmb();	/* the bytes before the index that shows them */
 		WRITE_ONCE(xs_intf->req_prod, prod + n);
-		notify_remote_via_evtchn(xs_port);
 		data += n;
 		len -= n;
 	}
@@ -134,6 +148,7 @@ static void xs_forget(struct xs_request *req)
  */
 int xs_send_and_wait(struct xs_request *req)
 {
+	XENSTORE_RING_IDX old_prod;
 	unsigned int i;
 	int rc;
 
@@ -159,9 +174,13 @@ int xs_send_and_wait(struct xs_request *req)
 	list_add_tail(&req->list, &xs_in_flight);
 	spin_unlock(&xs_flight_lock);
 
+	old_prod = xs_intf->req_prod;
 	rc = xs_write(&req->msg, sizeof(req->msg));
 	for (i = 0; !rc && i < req->nvec; i++)
 		rc = xs_write(req->vec[i].iov_base, req->vec[i].iov_len);
+	virt_mb();	/* the new req_prod is visible before req_cons is read */
+	if (READ_ONCE(xs_intf->req_cons) == old_prod)
+		notify_remote_via_evtchn(xs_port);
 	mutex_unlock(&xs_send_lock);
 	if (rc) {
 		xs_forget(req);
@@ -211,7 +230,8 @@ static int xs_read(void *data, unsigned int len)
 		memcpy(data, xs_intf->rsp + MASK_XENSTORE_IDX(cons), n);
 		virt_mb();	/* the bytes copied before their space is freed */
 		WRITE_ONCE(xs_intf->rsp_cons, cons + n);
-		notify_remote_via_evtchn(xs_port);
+		if (avail == XENSTORE_RING_SIZE)
+			notify_remote_via_evtchn(xs_port);
 		data += n;
 		len -= n;
 	}
