@@ -77,7 +77,8 @@ fi
 
 # --- the guest initramfs -------------------------------------------------------
 bb=/bin/busybox
-gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init") | sha256sum | cut -c1-16)
+gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c") |
+	  sha256sum | cut -c1-16)
 if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	echo "assets: making guest.cpio.gz"
 	tmp=$(mktemp -d)
@@ -85,6 +86,8 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	cp "$bb" "$tmp/bin/busybox"
 	ln -s busybox "$tmp/bin/sh"
 	install -m 0755 "$here/rootfs/guest-init" "$tmp/init"
+	# The xenstore benchmark, static: the initramfs has no C library.
+	gcc -static -O2 -Wall -pthread -o "$tmp/bin/xsbench" "$here/bench/xsbench.c"
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xsbench: concurrent xenstore reads through /dev/xen/xenbus, the way
+ * user space in a guest reaches xenstore.  Each thread opens its own
+ * connection and reads one path over and over; the rate measures the
+ * kernel's xenstore transport (and xenstored), and runs unchanged on any
+ * kernel, so ours and the reference compare side by side.
+ *
+ * Usage: xsbench THREADS READS PATH
+ * Prints one "PVOPS-HARNESS: xsbench ..." line for the harness.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define XS_READ		2
+#define XS_ERROR	16
+#define PAYLOAD_MAX	4096
+
+struct xs_hdr {
+	uint32_t type, req_id, tx_id, len;
+};
+
+static const char *path;
+static int reads;
+static pthread_barrier_t start;
+static volatile int errors;
+static char first_value[64];
+
+static int full_io(int fd, void *buf, size_t len, int writing)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = writing ? write(fd, (char *)buf + done, len - done)
+				    : read(fd, (char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += n;
+	}
+	return 0;
+}
+
+static void *reader(void *arg)
+{
+	char msg[sizeof(struct xs_hdr) + PAYLOAD_MAX], reply[PAYLOAD_MAX + 1];
+	struct xs_hdr *h = (struct xs_hdr *)msg, r;
+	size_t plen = strlen(path) + 1;
+	int fd = open("/dev/xen/xenbus", O_RDWR);
+	int i, bad = 0;
+
+	pthread_barrier_wait(&start);
+	if (fd < 0) {
+		__sync_fetch_and_add(&errors, reads);
+		return NULL;
+	}
+	memcpy(msg + sizeof(*h), path, plen);
+	for (i = 0; i < reads; i++) {
+		*h = (struct xs_hdr){ XS_READ, (uint32_t)i, 0, (uint32_t)plen };
+		if (full_io(fd, msg, sizeof(*h) + plen, 1) ||
+		    full_io(fd, &r, sizeof(r), 0) || r.len > PAYLOAD_MAX ||
+		    full_io(fd, reply, r.len, 0)) {
+			bad += reads - i;
+			break;
+		}
+		reply[r.len] = '\0';
+		if (r.type != XS_READ || r.req_id != (uint32_t)i) {
+			bad++;
+			continue;
+		}
+		if (arg == NULL && i == 0)
+			snprintf(first_value, sizeof(first_value), "%s", reply);
+	}
+	close(fd);
+	__sync_fetch_and_add(&errors, bad);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec t0, t1;
+	pthread_t *tids;
+	int threads, i;
+	double secs;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s THREADS READS PATH\n", argv[0]);
+		return 2;
+	}
+	threads = atoi(argv[1]);
+	reads = atoi(argv[2]);
+	path = argv[3];
+	if (threads < 1 || reads < 1)
+		return 2;
+	tids = calloc(threads, sizeof(*tids));
+	pthread_barrier_init(&start, NULL, threads + 1);
+	for (i = 0; i < threads; i++)
+		pthread_create(&tids[i], NULL, reader, i ? (void *)1 : NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pthread_barrier_wait(&start);
+	for (i = 0; i < threads; i++)
+		pthread_join(tids[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("PVOPS-HARNESS: xsbench threads=%d reads=%d errors=%d seconds=%.3f rate=%.0f value=%s\n",
+	       threads, threads * reads, errors, secs,
+	       secs > 0 ? threads * reads / secs : 0.0, first_value);
+	return errors ? 1 : 0;
+}
