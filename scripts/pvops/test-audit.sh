@@ -7,7 +7,8 @@
 #
 # Works on a hard-linked scratch copy of TREE (the real tree is not
 # touched): the copy must pass as it is, then fail with each planted
-# regression named: an upstream file put back in place, an upstream file
+# regression named: an upstream file put back where we have none yet,
+# or over a file of ours, an upstream file
 # copied elsewhere under another name, and the kbuild glue undone.
 set -eu
 
@@ -42,8 +43,13 @@ expect() {	# expect WHAT PASS|FAIL [TEXT...]
 
 expect "clean overlay passes" PASS
 mkdir -p "$scratch/drivers/xen"
+cp "$pristine/drivers/xen/balloon.c" "$scratch/drivers/xen/balloon.c"
+expect "upstream file put back" FAIL "survives: drivers/xen/balloon.c" "not ours: drivers/xen/balloon.c"
+rm "$scratch/drivers/xen/balloon.c"
+# Over a file of ours (rm first: the scratch files are hard links).
+rm "$scratch/drivers/xen/grant-table.c"
 cp "$pristine/drivers/xen/grant-table.c" "$scratch/drivers/xen/grant-table.c"
-expect "upstream file put back" FAIL "survives: drivers/xen/grant-table.c" "not ours: drivers/xen/grant-table.c"
+expect "upstream file put back over ours" FAIL "survives: drivers/xen/grant-table.c"
 rm "$scratch/drivers/xen/grant-table.c"
 cp "$pristine/drivers/xen/events/events_base.c" "$scratch/drivers/misc/renamed.c"
 expect "upstream file copied elsewhere" FAIL "survives: drivers/misc/renamed.c (identical to upstream drivers/xen/events/events_base.c)"
