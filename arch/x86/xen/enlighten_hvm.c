@@ -17,8 +17,8 @@
  * else the domain-wide callback vector, which Xen injects by itself.
  *
  * Each CPU is prepared, before it starts, by xen_hvm_cpu_prepare() on
- * the CPU that brings it up: its vCPU id, vcpu_info, upcall vector and
- * timer, in that order.
+ * the CPU that brings it up: its vCPU id, vcpu_info, upcall vector,
+ * timer and IPI ports, in that order.
  */
 #include <linux/bitfield.h>
 #include <linux/cpuhotplug.h>
@@ -146,11 +146,18 @@ static int xen_hvm_cpu_prepare(unsigned int cpu)
 			return rc;
 		}
 	}
-	return xen_setup_timer(cpu);
+	rc = xen_setup_timer(cpu);
+	if (rc)
+		return rc;
+	rc = xen_setup_ipis(cpu);
+	if (rc)
+		xen_teardown_timer(cpu);
+	return rc;
 }
 
 static int xen_hvm_cpu_dead(unsigned int cpu)
 {
+	xen_teardown_ipis(cpu);
 	xen_teardown_timer(cpu);
 	return 0;
 }
@@ -181,6 +188,9 @@ static void __init xen_hvm_intr_init(void)
 			panic("xen: no way to receive events: %d\n", rc);
 	}
 	xen_have_vector_callback = true;
+	if (xen_setup_ipis(0))
+		pr_warn("xen: the boot CPU takes native IPIs\n");
+	xen_hvm_smp_init();
 	pr_info("xen: events on vector %#x, %s\n", HYPERVISOR_CALLBACK_VECTOR,
 		xen_percpu_upcall ? "per vCPU" : "domain-wide callback");
 

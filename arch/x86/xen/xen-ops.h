@@ -12,4 +12,23 @@ int xen_setup_timer(unsigned int cpu);
 void xen_teardown_timer(unsigned int cpu);
 void xen_setup_cpu_clockevents(void);
 
+#ifdef CONFIG_SMP
+int xen_setup_ipis(unsigned int cpu);
+void xen_teardown_ipis(unsigned int cpu);
+void xen_hvm_smp_init(void);
+#else
+static inline int xen_setup_ipis(unsigned int cpu)
+{
+	return 0;
+}
+
+static inline void xen_teardown_ipis(unsigned int cpu)
+{
+}
+
+static inline void xen_hvm_smp_init(void)
+{
+}
+#endif
+
 #endif /* _ARCH_X86_XEN_XEN_OPS_H */
