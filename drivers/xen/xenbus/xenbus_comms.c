@@ -76,11 +76,33 @@ static void xs_break(const char *why, u32 a, u32 b)
 	spin_unlock(&xs_flight_lock);
 
 	list_for_each_entry_safe(req, tmp, &failed, list) {
-		list_del(&req->list);
+		list_del_init(&req->list);
 		req->err = -EIO;
 		complete(&req->done);
 	}
 	wake_up_all(&xs_ring_wait);
+}
+
+/*
+ * Bytes in flight on one ring, its indices read once; negative when the
+ * connection is broken, or breaks now because they are impossible.
+ */
+static int xs_ring_check(const XENSTORE_RING_IDX *cons_p,
+			 const XENSTORE_RING_IDX *prod_p, const char *which)
+{
+	XENSTORE_RING_IDX cons, prod;
+	u32 used;
+
+	if (READ_ONCE(xs_broken))
+		return -EIO;
+	cons = READ_ONCE(*cons_p);
+	prod = READ_ONCE(*prod_p);
+	used = xs_ring_used(cons, prod);
+	if (used > XENSTORE_RING_SIZE) {
+		xs_break(which, cons, prod);
+		return -EIO;
+	}
+	return used;
 }
 
 /* ---- sending ---- */
@@ -88,18 +110,10 @@ static void xs_break(const char *why, u32 a, u32 b)
 /* Bytes we may write now; 0 if none, negative if the ring is broken. */
 static int xs_write_room(void)
 {
-	u32 used;
+	int used = xs_ring_check(&xs_intf->req_cons, &xs_intf->req_prod,
+				 "bad request ring indices");
 
-	if (READ_ONCE(xs_broken))
-		return -EIO;
-	used = xs_ring_used(READ_ONCE(xs_intf->req_cons),
-			    READ_ONCE(xs_intf->req_prod));
-	if (used > XENSTORE_RING_SIZE) {
-		xs_break("bad request ring indices", xs_intf->req_cons,
-			 xs_intf->req_prod);
-		return -EIO;
-	}
-	return XENSTORE_RING_SIZE - used;
+	return used < 0 ? used : XENSTORE_RING_SIZE - used;
 }
 
 static int xs_write(const void *data, unsigned int len)
@@ -130,12 +144,24 @@ static int xs_write(const void *data, unsigned int len)
 	return 0;
 }
 
+/*
+ * Take a request that failed to send out of flight.  If the connection
+ * broke meanwhile, or a reply came, someone else has it and will complete
+ * it: wait for that, as the request lives on the caller's stack.
+ */
 static void xs_forget(struct xs_request *req)
 {
+	bool mine;
+
 	spin_lock(&xs_flight_lock);
-	if (!list_empty(&req->list))
+	mine = !list_empty(&req->list);
+	if (mine)
 		list_del_init(&req->list);
 	spin_unlock(&xs_flight_lock);
+	if (!mine) {
+		wait_for_completion(&req->done);
+		kfree(req->body);	/* a reply that raced the failure */
+	}
 }
 
 /**
@@ -196,18 +222,8 @@ int xs_send_and_wait(struct xs_request *req)
 /* Bytes we may read now; 0 if none, negative if the ring is broken. */
 static int xs_read_avail(void)
 {
-	u32 used;
-
-	if (READ_ONCE(xs_broken))
-		return -EIO;
-	used = xs_ring_used(READ_ONCE(xs_intf->rsp_cons),
-			    READ_ONCE(xs_intf->rsp_prod));
-	if (used > XENSTORE_RING_SIZE) {
-		xs_break("bad reply ring indices", xs_intf->rsp_cons,
-			 xs_intf->rsp_prod);
-		return -EIO;
-	}
-	return used;
+	return xs_ring_check(&xs_intf->rsp_cons, &xs_intf->rsp_prod,
+			     "bad reply ring indices");
 }
 
 static int xs_read(void *data, unsigned int len)
