@@ -43,6 +43,7 @@
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
 #include <xen/features.h>
+#include <xen/hvm.h>
 #include <xen/interface/hvm/params.h>
 #include <xen/interface/memory.h>
 #include <xen/interface/sched.h>
@@ -117,15 +118,10 @@ static int xen_hvm_set_upcall_vector(unsigned int cpu)
 
 static int xen_hvm_set_callback_vector(void)
 {
-	struct xen_hvm_param param = {
-		.domid = DOMID_SELF,
-		.index = HVM_PARAM_CALLBACK_IRQ,
-		.value = FIELD_PREP(HVM_PARAM_CALLBACK_IRQ_TYPE_MASK,
-				    HVM_PARAM_CALLBACK_TYPE_VECTOR) |
-			 HYPERVISOR_CALLBACK_VECTOR,
-	};
-
-	return HYPERVISOR_hvm_op(HVMOP_set_param, &param);
+	return hvm_set_parameter(HVM_PARAM_CALLBACK_IRQ,
+				 FIELD_PREP(HVM_PARAM_CALLBACK_IRQ_TYPE_MASK,
+					    HVM_PARAM_CALLBACK_TYPE_VECTOR) |
+				 HYPERVISOR_CALLBACK_VECTOR);
 }
 
 static int xen_hvm_cpu_prepare(unsigned int cpu)

@@ -38,6 +38,7 @@
 #include <asm/xen/hypercall.h>
 #include <xen/events.h>
 #include <xen/hvc-console.h>
+#include <xen/hvm.h>
 #include <xen/interface/event_channel.h>
 #include <xen/interface/hvm/params.h>
 #include <xen/interface/io/console.h>
@@ -70,9 +71,7 @@ static struct xencons xencons0 = {
 
 static void xencons_notify(struct xencons *c)
 {
-	struct evtchn_send send = { .port = c->evtchn };
-
-	HYPERVISOR_event_channel_op(EVTCHNOP_send, &send);
+	notify_remote_via_evtchn(c->evtchn);
 }
 
 static void xencons_mark_broken(struct xencons *c, const char *ring,
@@ -172,15 +171,6 @@ static const struct hv_ops xencons_ops = {
 	.notifier_hangup = notifier_hangup_irq,
 };
 
-static int xen_hvm_param(unsigned int index, u64 *value)
-{
-	struct xen_hvm_param p = { .domid = DOMID_SELF, .index = index };
-	int rc = HYPERVISOR_hvm_op(HVMOP_get_param, &p);
-
-	*value = p.value;
-	return rc;
-}
-
 /* Find and map the ring of a guest in an HVM container. */
 static int xencons_setup(struct xencons *c)
 {
@@ -190,8 +180,8 @@ static int xencons_setup(struct xencons *c)
 		return 0;
 	if (!xen_hvm_domain() || xen_initial_domain())
 		return -ENODEV;
-	if (xen_hvm_param(HVM_PARAM_CONSOLE_EVTCHN, &evtchn) ||
-	    xen_hvm_param(HVM_PARAM_CONSOLE_PFN, &pfn) || !pfn)
+	if (hvm_get_parameter(HVM_PARAM_CONSOLE_EVTCHN, &evtchn) ||
+	    hvm_get_parameter(HVM_PARAM_CONSOLE_PFN, &pfn) || !pfn)
 		return -ENODEV;
 	c->intf = memremap(PFN_PHYS(pfn), PAGE_SIZE, MEMREMAP_WB);
 	if (!c->intf)

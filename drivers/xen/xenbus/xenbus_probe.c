@@ -16,8 +16,7 @@
 #include <linux/notifier.h>
 #include <linux/pfn.h>
 #include <linux/printk.h>
-#include <asm/xen/hypercall.h>
-#include <xen/interface/hvm/params.h>
+#include <xen/hvm.h>
 #include <xen/xenbus.h>
 #include <xen/xen.h>
 
@@ -70,15 +69,6 @@ void unregister_xenstore_notifier(struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(unregister_xenstore_notifier);
 
-static int __init xs_hvm_param(unsigned int index, u64 *value)
-{
-	struct xen_hvm_param p = { .domid = DOMID_SELF, .index = index };
-	int rc = HYPERVISOR_hvm_op(HVMOP_get_param, &p);
-
-	*value = p.value;
-	return rc;
-}
-
 static int __init xenbus_init(void)
 {
 	struct xenstore_domain_interface *intf;
@@ -87,8 +77,8 @@ static int __init xenbus_init(void)
 
 	if (!xen_hvm_domain())
 		return 0;
-	if (xs_hvm_param(HVM_PARAM_STORE_EVTCHN, &port) ||
-	    xs_hvm_param(HVM_PARAM_STORE_PFN, &pfn) || !pfn || !port) {
+	if (hvm_get_parameter(HVM_PARAM_STORE_EVTCHN, &port) ||
+	    hvm_get_parameter(HVM_PARAM_STORE_PFN, &pfn) || !pfn || !port) {
 		pr_info("xenstore: none given to this domain\n");
 		return 0;
 	}
