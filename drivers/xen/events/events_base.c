@@ -102,6 +102,14 @@ static struct evtchn_irq __rcu **evtchn_table[EVTCHN_ROWS];
 static DEFINE_PER_CPU(int [NR_VIRQS], virq_to_irq);
 static DEFINE_PER_CPU(int [XEN_NR_IPIS], ipi_to_irq);
 
+/* The per-CPU table entry of a VIRQ or IPI binding. */
+static int *percpu_slot(enum evtchn_kind kind, unsigned int index,
+			unsigned int cpu)
+{
+	return kind == EVTCHN_KIND_VIRQ ? &per_cpu(virq_to_irq, cpu)[index] :
+					  &per_cpu(ipi_to_irq, cpu)[index];
+}
+
 /* ---- port table ---- */
 
 static struct evtchn_irq *evtchn_lookup(evtchn_port_t port)
@@ -213,7 +221,8 @@ static int evtchn_rebind(struct evtchn_irq *info, unsigned int cpu)
 	evtchn_mask_for(info, EVTCHN_MASKED_MOVE);
 	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_vcpu, &bind);
 	if (!rc) {
-		evtchn_ops->bind_to_cpu(info->port, cpu, info->cpu);
+		if (evtchn_ops->bind_to_cpu)
+			evtchn_ops->bind_to_cpu(info->port, cpu, info->cpu);
 		info->cpu = cpu;
 	}
 	evtchn_unmask_for(info, EVTCHN_MASKED_MOVE);
@@ -347,7 +356,8 @@ static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 
 	evtchn_ops->mask(port);
 	evtchn_ops->clear_pending(port);
-	evtchn_ops->bind_to_cpu(port, cpu, cpu);
+	if (evtchn_ops->bind_to_cpu)
+		evtchn_ops->bind_to_cpu(port, cpu, cpu);
 
 	rc = evtchn_table_set(port, info);
 	if (rc) {
@@ -384,10 +394,8 @@ static void evtchn_unbind(struct evtchn_irq *info, bool close)
 			   [info->port % EVTCHN_ROW_SIZE], NULL);
 	if (evtchn_ops->remove)
 		evtchn_ops->remove(info->port, info->cpu);
-	if (info->kind == EVTCHN_KIND_VIRQ)
-		per_cpu(virq_to_irq, info->cpu)[info->index] = -1;
-	else if (info->kind == EVTCHN_KIND_IPI)
-		per_cpu(ipi_to_irq, info->cpu)[info->index] = -1;
+	if (info->kind != EVTCHN_KIND_PORT)
+		*percpu_slot(info->kind, info->index, info->cpu) = -1;
 
 	/* No upcall still holds the entry once this returns. */
 	synchronize_rcu();
@@ -494,42 +502,41 @@ int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler_lateeoi);
 
+/* Have Xen bind a VIRQ or an IPI of @cpu, and give the port an irq. */
 static int bind_percpu(enum evtchn_kind kind, unsigned int index,
-		       unsigned int cpu, evtchn_port_t port)
+		       unsigned int cpu)
 {
-	struct evtchn_irq *info;
-
-	lockdep_assert_held(&evtchn_bind_lock);
-	info = evtchn_bind(port, kind, index, cpu, false);
-	if (IS_ERR(info)) {
-		xen_evtchn_close(port);
-		return PTR_ERR(info);
-	}
-	if (kind == EVTCHN_KIND_VIRQ)
-		per_cpu(virq_to_irq, cpu)[index] = info->irq;
-	else
-		per_cpu(ipi_to_irq, cpu)[index] = info->irq;
-	return info->irq;
-}
-
-static int bind_virq_to_irq(unsigned int virq, unsigned int cpu)
-{
-	struct evtchn_bind_virq bind = {
-		.virq = virq,
+	struct evtchn_bind_virq virq = {
+		.virq = index,
 		.vcpu = xen_vcpu_nr(cpu),
 	};
+	struct evtchn_bind_ipi ipi = { .vcpu = xen_vcpu_nr(cpu) };
+	struct evtchn_irq *info;
+	evtchn_port_t port;
 	int rc;
 
-	if (virq >= NR_VIRQS || cpu >= nr_cpu_ids)
-		return -EINVAL;
 	mutex_lock(&evtchn_bind_lock);
-	if (per_cpu(virq_to_irq, cpu)[virq] > 0) {
+	if (*percpu_slot(kind, index, cpu) > 0) {
 		rc = -EBUSY;
 		goto out;
 	}
-	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_virq, &bind);
-	if (!rc)
-		rc = bind_percpu(EVTCHN_KIND_VIRQ, virq, cpu, bind.port);
+	if (kind == EVTCHN_KIND_VIRQ) {
+		rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_virq, &virq);
+		port = virq.port;
+	} else {
+		rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_ipi, &ipi);
+		port = ipi.port;
+	}
+	if (rc)
+		goto out;
+	info = evtchn_bind(port, kind, index, cpu, false);
+	if (IS_ERR(info)) {
+		xen_evtchn_close(port);
+		rc = PTR_ERR(info);
+		goto out;
+	}
+	rc = info->irq;
+	*percpu_slot(kind, index, cpu) = rc;
 out:
 	mutex_unlock(&evtchn_bind_lock);
 	return rc;
@@ -550,7 +557,10 @@ int bind_virq_to_irqhandler(unsigned int virq, unsigned int cpu,
 			    irq_handler_t handler, unsigned long irqflags,
 			    const char *devname, void *dev_id)
 {
-	return request_bound_irq(bind_virq_to_irq(virq, cpu), handler,
+	if (virq >= NR_VIRQS || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	return request_bound_irq(bind_percpu(EVTCHN_KIND_VIRQ, virq, cpu),
+				 handler,
 				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
 				 devname, dev_id);
 }
@@ -571,22 +581,10 @@ int bind_ipi_to_irqhandler(enum ipi_vector ipi, unsigned int cpu,
 			   irq_handler_t handler, unsigned long irqflags,
 			   const char *devname, void *dev_id)
 {
-	struct evtchn_bind_ipi bind = { .vcpu = xen_vcpu_nr(cpu) };
-	int rc;
-
 	if (ipi >= XEN_NR_IPIS || cpu >= nr_cpu_ids)
 		return -EINVAL;
-	mutex_lock(&evtchn_bind_lock);
-	if (per_cpu(ipi_to_irq, cpu)[ipi] > 0) {
-		rc = -EBUSY;
-		goto out;
-	}
-	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_ipi, &bind);
-	if (!rc)
-		rc = bind_percpu(EVTCHN_KIND_IPI, ipi, cpu, bind.port);
-out:
-	mutex_unlock(&evtchn_bind_lock);
-	return request_bound_irq(rc, handler,
+	return request_bound_irq(bind_percpu(EVTCHN_KIND_IPI, ipi, cpu),
+				 handler,
 				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
 				 devname, dev_id);
 }

@@ -16,6 +16,9 @@
  * (and the guest sees the link) or finds it unlinked and starts the
  * queue again from the control block.
  *
+ * Xen queues each event on the vCPU its port is bound to, so there is no
+ * per-CPU port state to keep (no bind_to_cpu op).
+ *
  * Locking: the array grows under the core's binding lock; a page is
  * published before Xen is told of it, so the upcall, which reads the
  * array without a lock, finds every port Xen can queue.  Event words are
@@ -97,12 +100,6 @@ static int evtchn_fifo_setup(evtchn_port_t port)
 		smp_store_release(&evtchn_fifo_pages, slot + 1);
 	}
 	return 0;
-}
-
-static void evtchn_fifo_bind_to_cpu(evtchn_port_t port, unsigned int cpu,
-				    unsigned int old_cpu)
-{
-	/* Xen queues events on the vCPU the port is bound to. */
 }
 
 static void evtchn_fifo_clear_pending(evtchn_port_t port)
@@ -234,7 +231,6 @@ static const struct evtchn_ops evtchn_fifo_ops = {
 	.max_channels	= evtchn_fifo_max_channels,
 	.nr_channels	= evtchn_fifo_nr_channels,
 	.setup		= evtchn_fifo_setup,
-	.bind_to_cpu	= evtchn_fifo_bind_to_cpu,
 	.clear_pending	= evtchn_fifo_clear_pending,
 	.set_pending	= evtchn_fifo_set_pending,
 	.is_pending	= evtchn_fifo_is_pending,

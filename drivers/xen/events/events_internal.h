@@ -24,7 +24,7 @@
  * @max_channels: how many ports the ABI can ever address
  * @nr_channels: how many it can address now (FIFO grows)
  * @setup: optional; make room for @port before it is bound
- * @bind_to_cpu: @port now delivers to @cpu (was @old_cpu)
+ * @bind_to_cpu: optional; @port now delivers to @cpu (was @old_cpu)
  * @remove: optional; @port, bound to @cpu, is being closed
  * @clear_pending: clear the port's pending bit
  * @set_pending: set it (the port must be masked)
