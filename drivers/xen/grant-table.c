@@ -545,6 +545,11 @@ static int __init gnttab_init(void)
 	spin_unlock_irqrestore(&gnttab_lock, flags);
 	if (rc) {
 		pr_err("xen: cannot map the grant table: %d\n", rc);
+		kvfree(gnttab_free.next);
+		kfree(gnttab_frames);
+		gnttab_free.next = NULL;
+		gnttab_frames = NULL;
+		gnttab_max_frames = 0;
 		return rc;
 	}
 	pr_info("xen: grant table v1, %u of at most %u frames\n",
