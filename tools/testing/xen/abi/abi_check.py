@@ -204,11 +204,19 @@ def members(die, prefix='', base=0, out=None):
     return out
 
 
+def enumerators(die):
+    """An enum's constants: {name: (value,)}, compared like members."""
+    return {e.attributes['DW_AT_name'].value.decode():
+            (e.attributes['DW_AT_const_value'].value,)
+            for e in die.iter_children() if e.tag == 'DW_TAG_enumerator'}
+
+
 def types(obj, only_files=None):
-    """Named structs, unions and typedefs in @obj's DWARF.
+    """Named structs, unions, enums and typedefs in @obj's DWARF.
 
     Returns {key: (size, members, file)} with keys like 'struct x',
-    'union y', 'typedef z'.  With @only_files, keep those declared there.
+    'union y', 'enum e', 'typedef z'; an enum's members are its
+    constants.  With @only_files, keep those declared there.
     """
     found = {}
     with open(obj, 'rb') as f:
@@ -221,6 +229,7 @@ def types(obj, only_files=None):
             for die in cu.iter_DIEs():
                 kind = {'DW_TAG_structure_type': 'struct',
                         'DW_TAG_union_type': 'union',
+                        'DW_TAG_enumeration_type': 'enum',
                         'DW_TAG_typedef': 'typedef'}.get(die.tag)
                 a = die.attributes
                 if not kind or 'DW_AT_name' not in a or \
@@ -235,7 +244,10 @@ def types(obj, only_files=None):
                 if only_files is not None and path not in only_files:
                     continue
                 key = f'{kind} {a["DW_AT_name"].value.decode()}'
-                mem = members(die) if kind != 'typedef' else {}
+                if kind == 'enum':
+                    mem = enumerators(die)
+                else:
+                    mem = members(die) if kind != 'typedef' else {}
                 found[key] = (size_of(die), mem, path)
     return found
 
@@ -289,6 +301,9 @@ def check(repo, work):
             nmem += 1
             if p not in xmem:
                 errors.append(f'{where}: {key}.{p}: no such member in Xen')
+            elif v != xmem[p] and key.startswith('enum '):
+                errors.append(f'{where}: {key}: {p} = {v[0]}, Xen: '
+                              f'{xmem[p][0]}')
             elif v != xmem[p]:
                 errors.append(f'{where}: {key}.{p}: (offset, size) '
                               f'{v[:2]}, Xen: {xmem[p][:2]}'
@@ -328,7 +343,7 @@ def check(repo, work):
 
 
 def selftest(repo):
-    """Plant one wrong constant, one wrong layout, one unknown name."""
+    """Plant wrong constants, layouts and enum values, and unknown names."""
     plants = [
         ('include/xen/interface/xen.h', '#define __HYPERVISOR_mmu_update\t\t\t\t1',
          '#define __HYPERVISOR_mmu_update\t\t\t\t2',
@@ -340,6 +355,9 @@ def selftest(repo):
         ('include/xen/interface/features.h', '#define XENFEAT_NR_SUBMAPS',
          '#define XENFEAT_made_up\t\t\t\t99\n#define XENFEAT_NR_SUBMAPS',
          'constant XENFEAT_made_up: not defined by Xen'),
+        ('include/xen/interface/io/xenbus.h', 'XenbusStateClosed = 6',
+         'XenbusStateClosed = 7',
+         'enum xenbus_state: XenbusStateClosed = 7, Xen: 6'),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         work = os.path.join(tmp, 'work')
