@@ -15,6 +15,9 @@
 
 struct page;
 
+/* No grant: what a grant_ref_t holds when nothing is granted. */
+#define INVALID_GRANT_REF	((grant_ref_t)-1)
+
 /**
  * struct gnttab_free_callback - wait for free grant references
  * @next: private
