@@ -28,6 +28,14 @@ int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 				      irq_handler_t handler,
 				      unsigned long irqflags,
 				      const char *devname, void *dev_id);
+int bind_interdomain_evtchn_to_irq_lateeoi(struct xenbus_device *dev,
+					   evtchn_port_t remote_port);
+int bind_interdomain_evtchn_to_irqhandler_lateeoi(struct xenbus_device *dev,
+						  evtchn_port_t remote_port,
+						  irq_handler_t handler,
+						  unsigned long irqflags,
+						  const char *devname,
+						  void *dev_id);
 int bind_virq_to_irqhandler(unsigned int virq, unsigned int cpu,
 			    irq_handler_t handler, unsigned long irqflags,
 			    const char *devname, void *dev_id);

@@ -37,6 +37,7 @@
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
+#include <xen/xenbus.h>
 #include <xen/xen-ops.h>
 #include <xen/xen.h>
 
@@ -314,7 +315,7 @@ EXPORT_SYMBOL_GPL(xen_irq_lateeoi);
 static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 				      enum evtchn_kind kind,
 				      unsigned int index, unsigned int cpu,
-				      bool lateeoi)
+				      bool lateeoi, bool keep_pending)
 {
 	struct evtchn_irq *info;
 	irq_flow_handler_t flow;
@@ -355,7 +356,8 @@ static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 	INIT_DELAYED_WORK(&info->eoi_work, evtchn_eoi_work);
 
 	evtchn_ops->mask(port);
-	evtchn_ops->clear_pending(port);
+	if (!keep_pending)
+		evtchn_ops->clear_pending(port);
 	if (evtchn_ops->bind_to_cpu)
 		evtchn_ops->bind_to_cpu(port, cpu, cpu);
 
@@ -407,12 +409,12 @@ static void evtchn_unbind(struct evtchn_irq *info, bool close)
 	kfree(info);
 }
 
-static int bind_port(evtchn_port_t port, bool lateeoi)
+static int bind_port(evtchn_port_t port, bool lateeoi, bool keep_pending)
 {
 	struct evtchn_irq *info;
 
 	mutex_lock(&evtchn_bind_lock);
-	info = evtchn_bind(port, EVTCHN_KIND_PORT, 0, 0, lateeoi);
+	info = evtchn_bind(port, EVTCHN_KIND_PORT, 0, 0, lateeoi, keep_pending);
 	mutex_unlock(&evtchn_bind_lock);
 	return IS_ERR(info) ? PTR_ERR(info) : info->irq;
 }
@@ -428,7 +430,7 @@ static int bind_port(evtchn_port_t port, bool lateeoi)
  */
 int bind_evtchn_to_irq(evtchn_port_t port)
 {
-	return bind_port(port, false);
+	return bind_port(port, false, false);
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irq);
 
@@ -443,7 +445,7 @@ EXPORT_SYMBOL_GPL(bind_evtchn_to_irq);
  */
 int bind_evtchn_to_irq_lateeoi(evtchn_port_t port)
 {
-	return bind_port(port, true);
+	return bind_port(port, true, false);
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irq_lateeoi);
 
@@ -502,6 +504,61 @@ int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler_lateeoi);
 
+/**
+ * bind_interdomain_evtchn_to_irq_lateeoi() - connect to the other end's port
+ * @dev: the device whose other end allocated the port
+ * @remote_port: that port, as the other end published it
+ *
+ * Binds a port of ours to it (EVTCHNOP_bind_interdomain) and gives ours an
+ * irq with late EOI.  An event the other end sent before we were bound
+ * is kept and delivered once the irq is enabled.  unbind_from_irq()
+ * closes our port.
+ *
+ * Return: the irq, or a negative errno (nothing is left bound).
+ */
+int bind_interdomain_evtchn_to_irq_lateeoi(struct xenbus_device *dev,
+					   evtchn_port_t remote_port)
+{
+	struct evtchn_bind_interdomain op = {
+		.remote_dom = dev->otherend_id,
+		.remote_port = remote_port,
+	};
+	int rc;
+
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_interdomain, &op);
+	if (rc)
+		return rc;
+	rc = bind_port(op.local_port, true, true);
+	if (rc < 0)
+		xen_evtchn_close(op.local_port);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(bind_interdomain_evtchn_to_irq_lateeoi);
+
+/**
+ * bind_interdomain_evtchn_to_irqhandler_lateeoi() - the same, and request it
+ * @dev: the device whose other end allocated the port
+ * @remote_port: that port
+ * @handler: the irq handler
+ * @irqflags: flags for request_irq()
+ * @devname: name in /proc/interrupts
+ * @dev_id: cookie for the handler
+ *
+ * Return: the irq, or a negative errno (nothing is left bound).
+ */
+int bind_interdomain_evtchn_to_irqhandler_lateeoi(struct xenbus_device *dev,
+						  evtchn_port_t remote_port,
+						  irq_handler_t handler,
+						  unsigned long irqflags,
+						  const char *devname,
+						  void *dev_id)
+{
+	return request_bound_irq(bind_interdomain_evtchn_to_irq_lateeoi(dev,
+						remote_port),
+				 handler, irqflags, devname, dev_id);
+}
+EXPORT_SYMBOL_GPL(bind_interdomain_evtchn_to_irqhandler_lateeoi);
+
 /* Have Xen bind a VIRQ or an IPI of @cpu, and give the port an irq. */
 static int bind_percpu(enum evtchn_kind kind, unsigned int index,
 		       unsigned int cpu)
@@ -529,7 +586,7 @@ static int bind_percpu(enum evtchn_kind kind, unsigned int index,
 	}
 	if (rc)
 		goto out;
-	info = evtchn_bind(port, kind, index, cpu, false);
+	info = evtchn_bind(port, kind, index, cpu, false, false);
 	if (IS_ERR(info)) {
 		xen_evtchn_close(port);
 		rc = PTR_ERR(info);
