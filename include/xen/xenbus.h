@@ -14,11 +14,21 @@
 #ifndef _XEN_XENBUS_H
 #define _XEN_XENBUS_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
+#include <linux/completion.h>
+#include <linux/device.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
 #include <linux/types.h>
+#include <xen/interface/event_channel.h>
+#include <xen/interface/grant_table.h>
+#include <xen/interface/io/xenbus.h>
 #include <xen/interface/io/xs_wire.h>
+
+/* The most pages a ring shared through xenbus_setup_ring() may have. */
+#define XENBUS_MAX_RING_GRANT_ORDER	4
+#define XENBUS_MAX_RING_GRANTS		BIT(XENBUS_MAX_RING_GRANT_ORDER)
 
 /**
  * struct xenbus_transaction - a xenstore transaction
@@ -53,6 +63,91 @@ struct xenbus_watch {
 			 const char *token);
 	u32 token;
 };
+
+struct xenbus_bus;
+
+/**
+ * struct xenbus_device - one end of a split device
+ * @devicetype: its type, the directory above it ("vbd", "vif", ...)
+ * @nodename: its xenstore directory, e.g. "device/vbd/51712"
+ * @otherend: the other end's directory, as the toolstack wrote it
+ * @otherend_id: the domain of the other end
+ * @otherend_watch: the bus's watch on "@otherend/state"
+ * @dev: the driver-model device
+ * @state: the state this end last published
+ * @down: completed when a closing frontend has reached Closed
+ * @otherend_state: private: the other end's state last delivered
+ * @bus: private: the bus it is on
+ *
+ * The bus reads @otherend and @otherend_id before the driver's probe and
+ * watches the other end's state for as long as a driver is bound.
+ */
+struct xenbus_device {
+	const char *devicetype;
+	const char *nodename;
+	const char *otherend;
+	int otherend_id;
+	struct xenbus_watch otherend_watch;
+	struct device dev;
+	enum xenbus_state state;
+	struct completion down;
+	enum xenbus_state otherend_state;
+	const struct xenbus_bus *bus;
+};
+
+#define to_xenbus_device(d)	container_of_const(d, struct xenbus_device, dev)
+
+/**
+ * struct xenbus_device_id - a device type a driver handles
+ * @devicetype: the type, as in xenstore; an empty one ends a table
+ */
+struct xenbus_device_id {
+	char devicetype[32];
+};
+
+/**
+ * struct xenbus_driver - a driver for one end of split devices
+ * @name: its name; the first id's type when NULL
+ * @ids: the types it handles, ended by an empty one
+ * @allow_rebind: do not publish Closed when unbound, so that another
+ *	driver can take the device over
+ * @not_essential: boot need not wait for its devices to connect
+ * @probe: bind to a device; its state is Initialising
+ * @otherend_changed: the other end published a new, valid state
+ * @remove: unbind; the bus then publishes Closed (see @allow_rebind)
+ * @suspend: optional, before the domain is suspended
+ * @resume: optional, after it is resumed
+ * @uevent: optional, add to the device's uevent
+ * @driver: the driver-model driver
+ *
+ * Every callback runs in process context and may sleep.  Watch events
+ * (and so @otherend_changed) are delivered by one thread, one at a time.
+ */
+struct xenbus_driver {
+	const char *name;
+	const struct xenbus_device_id *ids;
+	bool allow_rebind;
+	bool not_essential;
+	int (*probe)(struct xenbus_device *dev,
+		     const struct xenbus_device_id *id);
+	void (*otherend_changed)(struct xenbus_device *dev,
+				 enum xenbus_state backend_state);
+	void (*remove)(struct xenbus_device *dev);
+	int (*suspend)(struct xenbus_device *dev);
+	int (*resume)(struct xenbus_device *dev);
+	int (*uevent)(const struct xenbus_device *dev,
+		      struct kobj_uevent_env *env);
+	struct device_driver driver;
+};
+
+#define to_xenbus_driver(d)	container_of_const(d, struct xenbus_driver, driver)
+
+int __must_check __xenbus_register_frontend(struct xenbus_driver *drv,
+					    struct module *owner,
+					    const char *mod_name);
+#define xenbus_register_frontend(drv) \
+	__xenbus_register_frontend(drv, THIS_MODULE, KBUILD_MODNAME)
+void xenbus_unregister_driver(struct xenbus_driver *drv);
 
 char **xenbus_directory(struct xenbus_transaction t, const char *dir,
 			const char *node, unsigned int *num);
@@ -95,5 +190,41 @@ int register_xenstore_notifier(struct notifier_block *nb);
 void unregister_xenstore_notifier(struct notifier_block *nb);
 
 bool xenbus_ready(void);
+
+/* Helpers for drivers (xenbus_client.c). */
+const char *xenbus_strstate(enum xenbus_state state);
+enum xenbus_state xenbus_read_driver_state(const char *path);
+int xenbus_switch_state(struct xenbus_device *dev, enum xenbus_state state);
+int xenbus_frontend_closed(struct xenbus_device *dev);
+
+int xenbus_watch_path(struct xenbus_device *dev, const char *path,
+		      struct xenbus_watch *watch,
+		      bool (*will_handle)(struct xenbus_watch *watch,
+					  const char *path, const char *token),
+		      void (*callback)(struct xenbus_watch *watch,
+				       const char *path, const char *token));
+__printf(5, 6)
+int xenbus_watch_pathfmt(struct xenbus_device *dev, struct xenbus_watch *watch,
+			 bool (*will_handle)(struct xenbus_watch *watch,
+					     const char *path,
+					     const char *token),
+			 void (*callback)(struct xenbus_watch *watch,
+					  const char *path, const char *token),
+			 const char *pathfmt, ...);
+
+int xenbus_grant_ring(struct xenbus_device *dev, void *vaddr,
+		      unsigned int nr_pages, grant_ref_t *grefs);
+int xenbus_setup_ring(struct xenbus_device *dev, gfp_t gfp, void **vaddr,
+		      unsigned int nr_pages, grant_ref_t *grefs);
+void xenbus_teardown_ring(void **vaddr, unsigned int nr_pages,
+			  grant_ref_t *grefs);
+
+int xenbus_alloc_evtchn(struct xenbus_device *dev, evtchn_port_t *port);
+int xenbus_free_evtchn(struct xenbus_device *dev, evtchn_port_t port);
+
+__printf(3, 4)
+void xenbus_dev_error(struct xenbus_device *dev, int err, const char *fmt, ...);
+__printf(3, 4)
+void xenbus_dev_fatal(struct xenbus_device *dev, int err, const char *fmt, ...);
 
 #endif /* _XEN_XENBUS_H */
