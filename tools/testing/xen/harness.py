@@ -43,6 +43,7 @@ class Scenario:
     clock: int = 0              # seconds of guest clock to check vs dom0's
     control: bool = False       # drive it with xl vcpu-set, reboot, shutdown
     xsbench: bool = False       # 32 threads x 1,000 xenstore reads
+    xbdev: bool = False         # give it test devices and their backend
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -88,11 +89,11 @@ SCENARIOS = [
              kunit='pure', cmdline='kunit.enable=1 loglevel=7',
              doc='KUnit suites on a native boot (live suites skip)'),
     Scenario('kunit-pvh-ours', 'pvh', 'ours', dom0='ref', timeout=400,
-             kunit='all', cmdline='kunit.enable=1 loglevel=7',
+             kunit='all', xbdev=True, cmdline='kunit.enable=1 loglevel=7',
              doc='KUnit suites, pure and live, in our PVH domU (FIFO '
              'events)'),
     Scenario('kunit-pvh-2l-ours', 'pvh', 'ours', dom0='ref', timeout=400,
-             kunit='all', cmdline='kunit.enable=1 loglevel=7 '
+             kunit='all', xbdev=True, cmdline='kunit.enable=1 loglevel=7 '
              'xen.fifo_events=0',
              doc='the same with 2-level event channels'),
     Scenario('xsbench-pvh-ours', 'pvh', 'ours', dom0='ref', xsbench=True,
@@ -223,19 +224,79 @@ def run_native(scen, kernels, assets, logdir):
 RUN_SH_HEAD = r'''
 say() { echo "PVOPS-HARNESS: $*"; }
 
-# run_domu NAME CFG TIMEOUT RETRIES: create a domU, wait for it to go away,
-# and retry only when Xen saw it triple-fault (a known emulator flake) and
-# the scenario has a retry budget.  Every 0.1 s, note on dom0's clock when
-# the guest's init line and clock lines first show in its console log.
+# xbtest_setup DOMID: before the domU runs, give it three devices of type
+# pvopstest and run their backend (xbtest_backend) in the background, for
+# its xen-xenbus-frontend KUnit suite (drivers/xen/xenbus/xenbus_fe_test.c):
+# 0 behaves, 1 names no domain as its backend, 2's backend publishes a
+# state that does not exist.
+xbtest_setup() {
+	d=$1
+	fe=/local/domain/$d/device/pvopstest
+	be=/local/domain/0/backend/pvopstest/$d
+	for i in 0 1 2; do
+		xenstore-write $fe/$i/backend $be/$i $fe/$i/backend-id 0 \
+			$fe/$i/state 1 $be/$i/frontend $fe/$i \
+			$be/$i/frontend-id $d $be/$i/state 1 || return 1
+		xenstore-chmod -r $fe/$i n$d r0 || return 1
+		xenstore-chmod -r $be/$i n0 r$d || return 1
+	done
+	xenstore-chmod $fe n0 r$d
+	xenstore-write $fe/1/backend-id 70000 $be/2/state 42
+	xbtest_backend $d > /job/out/xbtest-$d.log 2>&1 &
+}
+
+# xbtest_backend DOMID: the backend of device 0, driven by its frontend's
+# states: InitWait; on Initialised copy what the frontend published into
+# "seen" and connect; once the frontend is connected, close; once it is
+# closed, remove both directories as the toolstack does on detach.
+xbtest_backend() {
+	d=$1
+	fe=/local/domain/$d/device/pvopstest/0
+	be=/local/domain/0/backend/pvopstest/$d/0
+	wait_fe() {
+		t=0
+		while [ "$(xenstore-read $fe/state 2>/dev/null)" != "$1" ]; do
+			if [ $t -ge "$2" ]; then
+				echo "timeout: frontend state $(xenstore-read $fe/state 2>&1), wanted $1"
+				return 1
+			fi
+			sleep 0.2
+			t=$((t + 2))
+		done
+		echo "frontend state $1"
+	}
+	xenstore-write $be/state 2
+	wait_fe 3 2400 || return 1
+	xenstore-write $be/seen "ring-ref=$(xenstore-read $fe/ring-ref) event-channel=$(xenstore-read $fe/event-channel)"
+	xenstore-write $be/state 4
+	wait_fe 4 600 || return 1
+	xenstore-write $be/state 5
+	wait_fe 6 600 || return 1
+	xenstore-write $be/state 6
+	xenstore-rm $fe
+	xenstore-rm $be
+	echo "device 0 done"
+}
+
+# run_domu NAME CFG TIMEOUT RETRIES [SETUP]: create a domU, wait for it to
+# go away, and retry only when Xen saw it triple-fault (a known emulator
+# flake) and the scenario has a retry budget.  Every 0.1 s, note on dom0's
+# clock when the guest's init line and clock lines first show in its
+# console log.  With SETUP, the domU is created paused and SETUP DOMID
+# runs before it is unpaused.
 run_domu() {
-	name=$1 cfg=$2 tmo=$3 retries=$4 attempt=1
+	name=$1 cfg=$2 tmo=$3 retries=$4 setup=$5 attempt=1
 	while :; do
 		n=$name-a$attempt
 		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
 		id= ti= cs= ce=
-		if xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+		if xl create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
+			if [ -n "$setup" ]; then
+				$setup "$id" || say "domu $n setup $setup failed"
+				xl unpause "$n"
+			fi
 			t=0
 			while xl domid "$n" > /dev/null 2>&1 && [ $t -lt $((tmo * 10)) ]; do
 				sleep 0.1
@@ -354,7 +415,8 @@ def make_job(jobdir, kernels, assets, domus):
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
             continue
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
-                      f'{s.flake_retries}\n')
+                      f'{s.flake_retries}'
+                      + (' xbtest_setup' if s.xbdev else '') + '\n')
     with open(os.path.join(jobdir, 'run.sh'), 'w') as f:
         f.write(''.join(script))
     size = sum(os.path.getsize(os.path.join(dp, n))
@@ -462,9 +524,27 @@ def judge_domu(s, out, serial):
         res = judge_domu_boot(s, out, serial)
         if not res.ok:
             return res
-        return judge_kunit(s, res.logfile, res.logfile,
-                           os.path.join(out, 'kunit', s.name))
+        res = judge_kunit(s, res.logfile, res.logfile,
+                          os.path.join(out, 'kunit', s.name))
+        return judge_xbdev(s, res) if res.ok and s.xbdev else res
     return judge_domu_boot(s, out, serial)
+
+
+# The bad test devices: each must be reported once, by one clear line.
+XBDEV_LINES = [r'pvopstest-1: .*backend-id is not a domain id',
+               r'pvopstest-2: .*holds "42", not a state: closing']
+
+
+def judge_xbdev(s, res):
+    """Judge the log lines of the bad test devices (xbtest_setup)."""
+    text = read(res.logfile)
+    for pat in XBDEV_LINES:
+        n = len(re.findall(pat, text))
+        if n != 1:
+            return Result(s, False, f'{n} log lines match {pat!r}, '
+                          'expected exactly 1', res.logfile)
+    return Result(s, True, res.why + '; bad backends logged once each',
+                  res.logfile)
 
 
 def judge_domu_boot(s, out, serial):
