@@ -7,7 +7,8 @@
  * ports, so an event sent on one arrives on the other.  Grants: pages
  * granted to this domain itself, copied through with GNTTABOP_copy.
  * Xenstore: round trips under this domain's data/ node, which the guest
- * may write, and 32 threads each reading 1,000 times at once.
+ * may write, and 32 threads each reading 1,000 times at once.  Time: the
+ * runstate areas Xen keeps and the steal clock built on them.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -19,9 +20,13 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
+#include <asm/paravirt.h>
 #include <xen/events.h>
 #include <xen/grant_table.h>
+#include <xen/interface/vcpu.h>
 #include <xen/xenbus.h>
+#include <xen/xen-ops.h>
 #include <xen/xen.h>
 
 #define LIVE_TIMEOUT	(10 * HZ)
@@ -503,4 +508,76 @@ static struct kunit_suite xs_live_suite = {
 	.test_cases = xs_live_cases,
 };
 
-kunit_test_suites(&evtchn_live_suite, &grant_live_suite, &xs_live_suite);
+/* ---- runstate and steal time ---- */
+
+static u64 runstate_sum(const struct vcpu_runstate_info *rs)
+{
+	return rs->time[RUNSTATE_running] + rs->time[RUNSTATE_runnable] +
+	       rs->time[RUNSTATE_blocked] + rs->time[RUNSTATE_offline];
+}
+
+/*
+ * Xen adds the time spent in the state left to that state's counter
+ * whenever it moves the entry time on, so the counters' sum and the entry
+ * time grow by exactly the same amount.  A CPU that sleeps goes blocked.
+ */
+static void runstate_test(struct kunit *test)
+{
+	struct vcpu_runstate_info a, b;
+	unsigned int cpu;
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	xen_runstate_snapshot_cpu(&a, cpu);
+	KUNIT_EXPECT_EQ(test, a.state, RUNSTATE_running);
+	msleep(50);
+	xen_runstate_snapshot_cpu(&b, cpu);
+	migrate_enable();
+
+	KUNIT_EXPECT_EQ(test, b.state, RUNSTATE_running);
+	KUNIT_EXPECT_GT(test, b.state_entry_time, a.state_entry_time);
+	KUNIT_EXPECT_GT(test, b.time[RUNSTATE_blocked],
+			a.time[RUNSTATE_blocked]);
+	KUNIT_EXPECT_GE(test, b.time[RUNSTATE_running],
+			a.time[RUNSTATE_running]);
+	KUNIT_EXPECT_EQ(test, runstate_sum(&b) - runstate_sum(&a),
+			b.state_entry_time - a.state_entry_time);
+	/* Xen counts from the vCPU's creation, well before this test. */
+	KUNIT_EXPECT_GT(test, runstate_sum(&a), 0ULL);
+}
+
+/* The scheduler's steal clock is the runstate's, on every CPU. */
+static void steal_clock_test(struct kunit *test)
+{
+	struct vcpu_runstate_info rs;
+	unsigned int cpu;
+	u64 before, after;
+
+	KUNIT_ASSERT_PTR_EQ(test, (void *)static_call_query(pv_steal_clock),
+			    (void *)xen_steal_clock);
+	for_each_online_cpu(cpu) {
+		before = xen_steal_clock(cpu);
+		xen_runstate_snapshot_cpu(&rs, cpu);
+		after = paravirt_steal_clock(cpu);
+		KUNIT_EXPECT_LE(test, before, after);
+		KUNIT_EXPECT_LE(test, before, rs.time[RUNSTATE_runnable] +
+				rs.time[RUNSTATE_offline]);
+		KUNIT_EXPECT_LE(test, rs.state, RUNSTATE_offline);
+	}
+	kunit_info(test, "steal: %llu ns on CPU 0\n", xen_steal_clock(0));
+}
+
+static struct kunit_case time_live_cases[] = {
+	KUNIT_CASE(runstate_test),
+	KUNIT_CASE(steal_clock_test),
+	{}
+};
+
+static struct kunit_suite time_live_suite = {
+	.name = "xen-time-live",
+	.init = xen_live_init,
+	.test_cases = time_live_cases,
+};
+
+kunit_test_suites(&evtchn_live_suite, &grant_live_suite, &xs_live_suite,
+		  &time_live_suite);

@@ -29,4 +29,13 @@ static inline u32 xen_vcpu_nr(unsigned int cpu)
 
 int xen_vcpu_setup(unsigned int cpu);
 
+struct vcpu_runstate_info;
+
+/* Runstate and steal time (drivers/xen/time.c). */
+int xen_setup_runstate_info(unsigned int cpu);
+void xen_time_setup_guest(void);
+void xen_runstate_snapshot_cpu(struct vcpu_runstate_info *res,
+			       unsigned int cpu);
+u64 xen_steal_clock(int cpu);
+
 #endif /* _XEN_XEN_OPS_H */

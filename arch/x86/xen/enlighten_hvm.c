@@ -142,6 +142,7 @@ static int xen_hvm_cpu_prepare(unsigned int cpu)
 			return rc;
 		}
 	}
+	xen_setup_runstate_info(cpu);	/* no steal time is no reason to stop */
 	rc = xen_setup_timer(cpu);
 	if (rc)
 		return rc;

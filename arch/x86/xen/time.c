@@ -206,6 +206,8 @@ void xen_setup_cpu_clockevents(void)
 static void __init xen_time_init(void)
 {
 	clocksource_register_hz(&xen_clocksource, NSEC_PER_SEC);
+	if (!xen_setup_runstate_info(0))
+		xen_time_setup_guest();
 	if (xen_setup_timer(0))
 		return;
 	xen_setup_cpu_clockevents();

@@ -106,6 +106,16 @@ typedef u16 domid_t;
 #define DOMID_MASK		0x7FFFU
 
 /*
+ * HYPERVISOR_vm_assist(cmd, type): turn on or off an optional behaviour
+ * of Xen for this domain.  runstate_update_flag: Xen sets
+ * XEN_RUNSTATE_UPDATE in a runstate area's state_entry_time while it
+ * writes the area, so that another vCPU can read it consistently.
+ */
+#define VMASST_CMD_enable		0
+#define VMASST_CMD_disable		1
+#define VMASST_TYPE_runstate_update_flag 5
+
+/*
  * PV MMU: mmu_update requests.  The low two bits of mmu_update.ptr say
  * what the rest of it is; the remaining bits are a machine address.
  */

@@ -72,6 +72,11 @@ static inline int HYPERVISOR_hvm_op(int op, void *arg)
 	return __xen_hypercall(__HYPERVISOR_hvm_op, op, arg, 0, 0, 0);
 }
 
+static inline int HYPERVISOR_vm_assist(unsigned int cmd, unsigned int type)
+{
+	return __xen_hypercall(__HYPERVISOR_vm_assist, cmd, type, 0, 0, 0);
+}
+
 static inline int HYPERVISOR_vcpu_op(int cmd, int vcpu, void *arg)
 {
 	return __xen_hypercall(__HYPERVISOR_vcpu_op, cmd, vcpu, arg, 0, 0);
