@@ -44,6 +44,7 @@ class Scenario:
     control: bool = False       # drive it with xl vcpu-set, reboot, shutdown
     xsbench: bool = False       # 32 threads x 1,000 xenstore reads
     xbdev: bool = False         # give it test devices and their backend
+    repeat: int = 0             # boot it this many times in a row
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -108,6 +109,15 @@ SCENARIOS = [
              xsbench=True, timeout=300, cmdline='earlyprintk=xen keep_bootcon loglevel=7',
              doc='xsbench-pvh-ours with the boot log on Xen\'s console, '
              'for debugging'),
+    Scenario('boot20-pvh-ours', 'pvh', 'ours', dom0='ref', repeat=20,
+             timeout=60,
+             doc='our PVH domU (2 vCPUs) created 20 times in a row: every '
+             'one must reach init, no retry'),
+    Scenario('boot20-pvh-ref', 'pvh', 'ref', dom0='ref', repeat=20,
+             timeout=60, flake_retries=2, flake_note=PIT_FLAKE,
+             doc='the same for the reference PVH domU, whose PIT triple '
+             'faults are retried; the create-to-init ratio is printed when '
+             'both run'),
     Scenario('pvh-domu-ours-early', 'pvh', 'ours', dom0='ref',
              cmdline='earlyprintk=xen keep_bootcon loglevel=7',
              doc='the same, with its whole boot log on Xen\'s console '
@@ -115,7 +125,8 @@ SCENARIOS = [
 ]
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
-           'kunit-pvh-2l-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
+           'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'dom0-ref', 'pv-domu-ref',
+           'pvh-domu-ref']
 # Not in the default set: xsbench-pvh-{ours,ref}.  Under that load a PVH
 # domU of either kernel sometimes triple-faults in this emulator (see
 # README), so it cannot gate make check; run it by name for the figures.
@@ -331,6 +342,22 @@ run_domu() {
 	done
 }
 
+# run_repeat NAME CFG TIMEOUT COUNT RETRIES: boot the domU COUNT times,
+# one after another (RETRIES as for run_domu, 0 for our kernel); stop at
+# the first that does not reach init.  (run_domu's variables are global:
+# these have names of their own.)
+run_repeat() {
+	rname=$1 rcfg=$2 rtmo=$3 rcount=$4 rretries=$5 ri=1
+	while [ $ri -le "$rcount" ]; do
+		if ! run_domu "$rname-r$ri" "$rcfg" "$rtmo" "$rretries"; then
+			say "domu $rname repeat failed_at=$ri of=$rcount"
+			return 1
+		fi
+		ri=$((ri + 1))
+	done
+	say "domu $rname repeat ok=$rcount of=$rcount"
+}
+
 # wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
 wait_log() {
 	t=0
@@ -413,6 +440,10 @@ def make_job(jobdir, kernels, assets, domus):
                                     else 'destroy'))
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
+            continue
+        if s.repeat:
+            script.append(f'run_repeat {s.name} {s.name}.cfg {s.timeout} '
+                          f'{s.repeat} {s.flake_retries}\n')
             continue
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                       f'{s.flake_retries}'
@@ -513,8 +544,50 @@ def judge_control(s, out, serial):
                   f'{steps.get("domid")}), xl shutdown', console)
 
 
+def judge_repeat(s, out, serial):
+    """Judge a repeated boot: every one of them reached init as PVH/PV.
+
+    Only a scenario with a flake budget (the reference's) may have retried
+    a boot; the last attempt of each boot counts.
+    """
+    text = read(serial)
+    last = {}
+    flakes = 0
+    for name, idx, rest in re.findall(
+            MARK + rf'domu ({re.escape(s.name)}-r(\d+)-a\d+) (.*)', text):
+        if parse_fields(rest).get('result') == 'triple-fault':
+            flakes += 1
+        last[int(idx)] = (name, rest)
+    secs = []
+    for _, (name, rest) in sorted(last.items()):
+        f = parse_fields(rest)
+        console = os.path.join(out, 'console', f'guest-{name}.log')
+        if f.get('result') != 'init':
+            return Result(s, False, f'{name}: {" ".join(rest.split()[:3])} '
+                          f'after {len(secs)} good boots (Xen log: {serial})',
+                          console)
+        m = INIT_RE.search(read(console))
+        g = parse_fields(m.group(1)) if m else {}
+        if g.get('guest_type') != GUEST_TYPE[s.role]:
+            return Result(s, False, f'{name}: no init line of a '
+                          f'{GUEST_TYPE[s.role]} guest in its console log',
+                          console)
+        secs.append(float(f.get('init_seconds', 'nan')))
+    if len(secs) != s.repeat:
+        return Result(s, False, f'{len(secs)} of {s.repeat} boots ran '
+                      f'(Xen log: {serial})', serial)
+    mean = sum(secs) / len(secs)
+    retried = (f'; {flakes} triple fault(s) retried ({s.flake_note})'
+               if flakes else '')
+    return Result(s, True, f'{s.repeat} boots in a row reached init; create '
+                  f'to init min {min(secs):.1f} s, mean {mean:.2f} s, max '
+                  f'{max(secs):.1f} s{retried}', serial, mean)
+
+
 def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
+    if s.repeat:
+        return judge_repeat(s, out, serial)
     if s.control:
         return judge_control(s, out, serial)
     if s.xsbench:
@@ -614,7 +687,8 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     serial = os.path.join(d, 'serial.log')
     jobdir = os.path.join(d, 'job')
     img = make_job(jobdir, kernels, assets, domus)
-    budget = 120 + sum(s.timeout * (1 + s.flake_retries) for s in domus)
+    budget = 120 + sum(s.timeout * max(1, s.repeat) * (1 + s.flake_retries)
+                       for s in domus)
     log(f'booting Xen 4.17 + {dom0_kernel} dom0 with '
         f'{len(domus)} domU(s): {", ".join(s.name for s in domus) or "none"}'
         f' (limit {budget} s)')
@@ -736,6 +810,10 @@ def main():
         print(f'harness: xenstore reads/s, ours/ref: '
               f'{rates["xsbench-pvh-ours"]:.0f}/{rates["xsbench-pvh-ref"]:.0f}'
               f' = {rates["xsbench-pvh-ours"] / rates["xsbench-pvh-ref"]:.2f}')
+    if 'boot20-pvh-ours' in rates and 'boot20-pvh-ref' in rates:
+        print(f'harness: create to init, mean of 20, ours/ref: '
+              f'{rates["boot20-pvh-ours"]:.2f}/{rates["boot20-pvh-ref"]:.2f} s'
+              f' = {rates["boot20-pvh-ours"] / rates["boot20-pvh-ref"]:.2f}')
     npass = sum(r.ok for r in results)
     print(f'harness: {npass} passed, {len(results) - npass} failed')
     return 0 if npass == len(results) else 1
