@@ -105,6 +105,9 @@ typedef u16 domid_t;
 #define DOMID_IDLE		0x7FFFU	/* the idle domain */
 #define DOMID_MASK		0x7FFFU
 
+/* A domain's UUID, as the toolstack gave it (XENVER_guest_handle). */
+typedef u8 xen_domain_handle_t[16];
+
 /*
  * HYPERVISOR_vm_assist(cmd, type): turn on or off an optional behaviour
  * of Xen for this domain.  runstate_update_flag: Xen sets

@@ -304,6 +304,7 @@ run_domu() {
 		id= ti= cs= ce=
 		if xl create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
+			say "domu $n uuid=$(xl list -v "$n" | grep -oE '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}')"
 			if [ -n "$setup" ]; then
 				$setup "$id" || say "domu $n setup $setup failed"
 				xl unpause "$n"
@@ -653,6 +654,9 @@ def judge_domu_boot(s, out, serial):
                       console)
     extra = f', {len(notes)} flake retr{"y" if len(notes) == 1 else "ies"}' \
         if notes else ''
+    why = judge_sys_hypervisor(s, name, read(console), read(serial))
+    if why:
+        return Result(s, False, why, console)
     if s.clock:
         return judge_clock(s, name, read(console), read(serial), extra,
                            console)
@@ -660,6 +664,30 @@ def judge_domu_boot(s, out, serial):
                   f'(uptime {g.get("uptime")} s), to power-off '
                   f'{f.get("seconds")} s, cpus={g.get("cpus")}{extra}',
                   console)
+
+
+def judge_sys_hypervisor(s, name, console_text, serial_text):
+    """Check the guest's /sys/hypervisor against dom0; '' when it agrees.
+
+    Our kernel must print the line; the reference's is checked if there.
+    """
+    m = re.search(MARK + r'sys-hypervisor (.*)', console_text)
+    if not m:
+        return ('no sys-hypervisor line: /sys/hypervisor/version missing'
+                if s.kernel == 'ours' else '')
+    g = parse_fields(m.group(1))
+    want_uuid = re.search(MARK + rf'domu {re.escape(name)} uuid=(\S+)',
+                          serial_text)
+    want_xen = re.search(MARK + r'dom0 up .*xen=(\S+)', serial_text)
+    if not want_uuid or g.get('uuid') != want_uuid.group(1).strip():
+        return (f'/sys/hypervisor/uuid {g.get("uuid")}, xl says '
+                f'{want_uuid.group(1).strip() if want_uuid else "nothing"}')
+    if not want_xen or g.get('version') != want_xen.group(1).strip():
+        return (f'/sys/hypervisor version {g.get("version")}, xl info says '
+                f'{want_xen.group(1).strip() if want_xen else "nothing"}')
+    if g.get('pagesize') != '1000':
+        return f'/sys/hypervisor/properties/pagesize {g.get("pagesize")}'
+    return ''
 
 
 def judge_clock(s, name, console_text, serial_text, extra, console):

@@ -77,7 +77,7 @@ static void *reader(void *arg)
 			continue;
 		}
 		if (arg == NULL && i == 0)
-			snprintf(first_value, sizeof(first_value), "%s", reply);
+			snprintf(first_value, sizeof(first_value), "%.63s", reply);
 	}
 	close(fd);
 	__sync_fetch_and_add(&errors, bad);
