@@ -5,8 +5,10 @@
 #   xen-4.17      the hypervisor, from Debian's xen-hypervisor-4.17-amd64
 #   dom0.img      ext4 root of a Debian bookworm dom0 with xen-utils-4.17
 #   guest.cpio.gz busybox initramfs for native boots and domUs
+# and, when asked with "debian", for the scenarios that need it:
+#   debian-domu.img  ext4 root of an unmodified Debian bookworm domU
 #
-# Usage: assets.sh CACHE_DIR    (results in CACHE_DIR/harness/)
+# Usage: assets.sh CACHE_DIR [debian]    (results in CACHE_DIR/harness/)
 #
 # Each asset is rebuilt only when its recipe (this script, the package list,
 # the init scripts) changes.  The Debian mirror is the one this machine's
@@ -91,5 +93,49 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"
+fi
+
+# --- the Debian domU root (only when asked) ---------------------------------------
+# Debian as a cloud operator runs it: systemd, iproute2, iperf3, fio, and
+# nothing of ours beyond /etc/fstab (root on xvda), /etc/hostname and a
+# systemd-networkd file that gives the vif the link-local 169.254.0.2/16
+# (dom0 is 169.254.0.1 on its bridge; QEMU has no network, so nothing
+# leaves the machine).  The harness attaches the image read-only with a
+# throw-away overlay, so every boot starts from this one.
+debian_pkgs=systemd,systemd-sysv,udev,dbus,iproute2,iputils-ping,iperf3,fio,e2fsprogs,procps,kmod
+if [ "${2:-}" = debian ]; then
+	dstamp=$( (echo "$suite $debian_pkgs"; sed -n '/^# --- the Debian/,$p' "$0") |
+		  sha256sum | cut -c1-16)
+	if ! stamp_ok "$out/debian-domu.img" "$dstamp"; then
+		mirror=${DEBIAN_MIRROR:-$(host_mirror)}
+		[ -n "$mirror" ] || { echo "assets: no Debian mirror in apt sources; set DEBIAN_MIRROR"; exit 1; }
+		root=$out/debian-root
+		echo "assets: debootstrap $suite domU root with $debian_pkgs (a few minutes; log: $out/debootstrap-debian.log)"
+		rm -rf "$root"
+		if ! debootstrap --variant=minbase --include="$debian_pkgs" "$suite" \
+				"$root" "$mirror" > "$out/debootstrap-debian.log" 2>&1; then
+			echo "assets: debootstrap FAILED; last lines of $out/debootstrap-debian.log:"
+			tail -15 "$out/debootstrap-debian.log"
+			exit 1
+		fi
+		rm -rf "$root/var/cache/apt/archives/"*.deb
+		echo "/dev/xvda / ext4 errors=remount-ro 0 1" > "$root/etc/fstab"
+		echo pvops-domu > "$root/etc/hostname"
+		cat > "$root/etc/systemd/network/10-pvops-link-local.network" <<-EOT
+		[Match]
+		Name=eth0 enX0
+
+		[Network]
+		Address=169.254.0.2/16
+		LinkLocalAddressing=no
+		EOT
+		chroot "$root" systemctl enable systemd-networkd > /dev/null 2>&1
+		echo "assets: making debian-domu.img"
+		rm -f "$out/debian-domu.img"
+		truncate -s 2G "$out/debian-domu.img"
+		mke2fs -q -t ext4 -L debian -d "$root" "$out/debian-domu.img" 2G
+		rm -rf "$root"
+		echo "$dstamp" > "$out/debian-domu.img.stamp"
+	fi
 fi
 echo "assets: ready in $out (Xen $xenver)"
