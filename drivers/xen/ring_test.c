@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the shared ring arithmetic (include/xen/ring.h) and of
+ * the block ring's layout: pure, so they run on every boot of a kernel
+ * with CONFIG_XEN_KUNIT_TEST, native too.
+ */
+#include <kunit/test.h>
+#include <xen/interface/io/blkif.h>
+#include <xen/ring.h>
+
+static void ring_entries_test(struct kunit *test)
+{
+	size_t small = 10;
+
+	/* A page of block ring: 64 bytes of header, 112-byte entries. */
+	KUNIT_EXPECT_EQ(test, sizeof(union blkif_sring_entry), 112UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct blkif_sring, ring), 64UL);
+	KUNIT_EXPECT_EQ(test, XEN_SRING_ENTRIES(blkif, 4096), 32U);
+	KUNIT_EXPECT_EQ(test, XEN_SRING_ENTRIES(blkif, 16 * 4096), 512U);
+	KUNIT_EXPECT_EQ(test, xen_ring_entries(64 + 3 * 8, 64, 8), 2U);
+	KUNIT_EXPECT_EQ(test, xen_ring_entries(64 + 7, 64, 8), 0U);
+	/* Smaller than the header (at run time: no constant folding). */
+	OPTIMIZER_HIDE_VAR(small);
+	KUNIT_EXPECT_EQ(test, xen_ring_entries(small, 64, 8), 0U);
+}
+
+static void ring_free_test(struct kunit *test)
+{
+	struct xen_front_ring r = { .nr_ents = 32 };
+
+	KUNIT_EXPECT_EQ(test, xen_ring_free_requests(&r), 32U);
+	r.req_prod_pvt = 20;
+	r.rsp_cons = 4;
+	KUNIT_EXPECT_EQ(test, xen_ring_free_requests(&r), 16U);
+	/* Across the wrap of the indices. */
+	r.rsp_cons = 0xfffffff0U;
+	r.req_prod_pvt = 0x10U;
+	KUNIT_EXPECT_EQ(test, xen_ring_free_requests(&r), 0U);
+	KUNIT_EXPECT_EQ(test, xen_ring_slot(&r, 0x21), 1U);
+}
+
+static void ring_notify_test(struct kunit *test)
+{
+	/* The other end waits for index 5: tell it when 5 is published. */
+	KUNIT_EXPECT_TRUE(test, xen_ring_notify_needed(4, 5, 5));
+	KUNIT_EXPECT_TRUE(test, xen_ring_notify_needed(0, 8, 5));
+	KUNIT_EXPECT_FALSE(test, xen_ring_notify_needed(5, 8, 5));
+	KUNIT_EXPECT_FALSE(test, xen_ring_notify_needed(0, 4, 5));
+	/* Nothing new, nothing to tell. */
+	KUNIT_EXPECT_FALSE(test, xen_ring_notify_needed(7, 7, 7));
+	/* Wrapped indices. */
+	KUNIT_EXPECT_TRUE(test, xen_ring_notify_needed(0xfffffffeU, 2, 0));
+	KUNIT_EXPECT_FALSE(test, xen_ring_notify_needed(0xfffffffeU, 2, 3));
+}
+
+static void ring_responses_test(struct kunit *test)
+{
+	struct xen_front_ring r = { .nr_ents = 32, .req_prod_pvt = 10,
+				    .rsp_cons = 4 };
+
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 4), 0);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 10), 6);
+	/* More responses than requests outstanding: a lying backend. */
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 11), -EIO);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 3), -EIO);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 0x80000000U), -EIO);
+	r.rsp_cons = 0xfffffffcU;
+	r.req_prod_pvt = 4;
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 2), 6);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 5), -EIO);
+}
+
+static struct kunit_case ring_cases[] = {
+	KUNIT_CASE(ring_entries_test),
+	KUNIT_CASE(ring_free_test),
+	KUNIT_CASE(ring_notify_test),
+	KUNIT_CASE(ring_responses_test),
+	{}
+};
+
+static struct kunit_suite ring_suite = {
+	.name = "xen-ring",
+	.test_cases = ring_cases,
+};
+
+kunit_test_suite(ring_suite);

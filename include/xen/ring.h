@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The arithmetic of shared request/response rings (the layout is in
+ * xen/interface/io/ring.h), for frontends.
+ *
+ * The indices run freely and wrap at 2^32; an entry's slot is the index
+ * masked by the number of entries.  The frontend keeps its own producer
+ * index (published with xen_ring_push_requests()) and its consumer
+ * index.  Everything the backend writes is checked before use: it cannot
+ * claim more responses than there are requests outstanding.
+ *
+ * The index logic is in inline functions that KUnit tests
+ * (drivers/xen/ring_test.c); the two that touch the shared ring add the
+ * barriers.
+ */
+#ifndef _XEN_RING_H
+#define _XEN_RING_H
+
+#include <linux/compiler.h>
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/stddef.h>
+#include <asm/barrier.h>
+#include <xen/interface/io/ring.h>
+
+/**
+ * xen_ring_entries() - how many entries a shared ring has
+ * @bytes: the size of its pages together
+ * @header: bytes before the first entry
+ * @entry: the size of one entry
+ *
+ * Return: the largest power of two that fits (0 if none does).
+ */
+static inline unsigned int xen_ring_entries(size_t bytes, size_t header,
+					    size_t entry)
+{
+	unsigned int n;
+
+	if (bytes < header + entry)
+		return 0;
+	n = (bytes - header) / entry;
+	return 1U << ilog2(n);
+}
+
+/* The entries of a NAME_sring (DEFINE_XEN_SRING) of @bytes bytes. */
+#define XEN_SRING_ENTRIES(name, bytes)					\
+	xen_ring_entries(bytes, offsetof(struct name##_sring, ring),	\
+			 sizeof(union name##_sring_entry))
+
+/**
+ * struct xen_front_ring - a frontend's own view of a ring
+ * @req_prod_pvt: requests written, published or not
+ * @rsp_cons: responses consumed
+ * @nr_ents: entries in the ring, a power of two
+ */
+struct xen_front_ring {
+	RING_IDX req_prod_pvt;
+	RING_IDX rsp_cons;
+	unsigned int nr_ents;
+};
+
+/**
+ * xen_ring_slot() - the slot an index falls in
+ * @r: the ring
+ * @idx: a request or response index
+ *
+ * Return: @idx masked by the ring's size.
+ */
+static inline unsigned int xen_ring_slot(const struct xen_front_ring *r,
+					 RING_IDX idx)
+{
+	return idx & (r->nr_ents - 1);
+}
+
+/**
+ * xen_ring_free_requests() - requests that can be written now
+ * @r: the ring
+ *
+ * Return: entries not held by a request that has not been answered.
+ */
+static inline unsigned int xen_ring_free_requests(const struct xen_front_ring *r)
+{
+	return r->nr_ents - (r->req_prod_pvt - r->rsp_cons);
+}
+
+/**
+ * xen_ring_notify_needed() - must the other end be told of new entries
+ * @old: the producer index before this batch was published
+ * @new: the producer index after it
+ * @event: the index at which the other end asked to be told
+ *
+ * Return: true when @event lies in (@old, @new].
+ */
+static inline bool xen_ring_notify_needed(RING_IDX old, RING_IDX new,
+					  RING_IDX event)
+{
+	return (RING_IDX)(new - event) < (RING_IDX)(new - old);
+}
+
+/**
+ * xen_ring_new_responses() - responses waiting, checked
+ * @r: the ring
+ * @rsp_prod: the backend's response producer index, as read
+ *
+ * Return: how many can be consumed, or -EIO when the backend claims more
+ * responses than requests are outstanding.
+ */
+static inline int xen_ring_new_responses(const struct xen_front_ring *r,
+					 RING_IDX rsp_prod)
+{
+	RING_IDX n = rsp_prod - r->rsp_cons;
+
+	if (n > (RING_IDX)(r->req_prod_pvt - r->rsp_cons))
+		return -EIO;
+	return n;
+}
+
+/**
+ * xen_ring_push_requests() - publish the requests written so far
+ * @r: the ring
+ * @req_prod: the shared ring's req_prod
+ * @req_event: the shared ring's req_event
+ *
+ * Return: true when the backend must be notified.
+ */
+static inline bool xen_ring_push_requests(const struct xen_front_ring *r,
+					  RING_IDX *req_prod,
+					  const RING_IDX *req_event)
+{
+	RING_IDX old = READ_ONCE(*req_prod);
+
+	virt_wmb();	/* the requests, then the index */
+	WRITE_ONCE(*req_prod, r->req_prod_pvt);
+	virt_mb();	/* the index, then the backend's event */
+	return xen_ring_notify_needed(old, r->req_prod_pvt, READ_ONCE(*req_event));
+}
+
+/**
+ * xen_ring_final_check_responses() - before going idle
+ * @r: the ring, all responses so far consumed
+ * @rsp_event: the shared ring's rsp_event
+ * @rsp_prod: the shared ring's rsp_prod
+ *
+ * Asks for an event at the next response.
+ *
+ * Return: true when more responses arrived meanwhile: consume them too.
+ */
+static inline bool xen_ring_final_check_responses(const struct xen_front_ring *r,
+						  RING_IDX *rsp_event,
+						  const RING_IDX *rsp_prod)
+{
+	WRITE_ONCE(*rsp_event, r->rsp_cons + 1);
+	virt_mb();	/* the event index, then the producer index */
+	return READ_ONCE(*rsp_prod) != r->rsp_cons;
+}
+
+#endif /* _XEN_RING_H */
