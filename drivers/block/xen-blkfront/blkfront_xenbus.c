@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkfront's negotiation with blkback, through xenbus.
+ *
+ *   backend InitWait   -> share the ring, publish ring-ref, event-channel
+ *                         and protocol; we are Initialised
+ *   backend Connected  -> read what it offers once (sectors, sector-size,
+ *                         info, feature-flush-cache), checked; add the
+ *                         disk; we are Connected.  Later: a new size.
+ *   backend Closing    -> remove the disk (its I/O drains), take the ring
+ *                         back; we are Closed
+ *
+ * A value the backend publishes that makes no sense gets one log line
+ * and the device closes.  This first version uses one ring page and no
+ * indirect descriptors, persistent grants or multiple queues.
+ *
+ * Locking: xenbus callbacks run one at a time (the xenwatch thread, or
+ * probe/remove under the device lock); the data path is blkfront_io.c's.
+ */
+#include <linux/blkdev.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <xen/xen.h>
+#include <xen/xenbus.h>
+
+#include "blkfront.h"
+
+static void blkfront_close_work(struct work_struct *work)
+{
+	struct blkfront_info *info = container_of(work, struct blkfront_info,
+						  close_work);
+
+	xenbus_switch_state(info->xdev, XenbusStateClosing);
+}
+
+/* Share the ring and tell the backend where it is. */
+static int blkfront_talk(struct blkfront_info *info)
+{
+	struct xenbus_device *xdev = info->xdev;
+	struct xenbus_transaction t;
+	const char *what;
+	int rc;
+
+	rc = blkfront_ring_connect(info);
+	if (rc)
+		return rc;
+	do {
+		rc = xenbus_transaction_start(&t);
+		if (rc) {
+			what = "starting a transaction";
+			goto fail;
+		}
+		what = "writing ring-ref";
+		rc = xenbus_printf(t, xdev->nodename, "ring-ref", "%u",
+				   info->ring_ref);
+		if (!rc) {
+			what = "writing event-channel";
+			rc = xenbus_printf(t, xdev->nodename, "event-channel",
+					   "%u", info->port);
+		}
+		if (!rc) {
+			what = "writing protocol";
+			rc = xenbus_write(t, xdev->nodename, "protocol",
+					  "x86_64-abi");
+		}
+		if (!rc) {
+			what = "writing feature-persistent";
+			rc = xenbus_write(t, xdev->nodename,
+					  "feature-persistent", "0");
+		}
+		if (rc) {
+			xenbus_transaction_end(t, 1);
+			goto fail;
+		}
+		rc = xenbus_transaction_end(t, 0);
+	} while (rc == -EAGAIN);
+	if (rc) {
+		what = "ending the transaction";
+		goto fail;
+	}
+	return xenbus_switch_state(xdev, XenbusStateInitialised);
+fail:
+	xenbus_dev_fatal(xdev, rc, "%s", what);
+	blkfront_ring_disconnect(info);
+	return rc;
+}
+
+/* Read the backend's offer, checked, into a snapshot. */
+static int blkfront_read_features(struct blkfront_info *info,
+				  struct blkfront_features *f)
+{
+	struct xenbus_device *xdev = info->xdev;
+	unsigned long long sectors;
+	unsigned int ssize, vinfo;
+	int rc;
+
+	rc = xenbus_gather(XBT_NIL, xdev->otherend, "sectors", "%llu",
+			   &sectors, "info", "%u", &vinfo, "sector-size", "%u",
+			   &ssize, NULL);
+	if (rc) {
+		xenbus_dev_fatal(xdev, rc, "reading the backend's disk details");
+		return rc;
+	}
+	if (ssize < SECTOR_SIZE || ssize > PAGE_SIZE || !is_power_of_2(ssize)) {
+		xenbus_dev_fatal(xdev, -EINVAL, "backend sector-size %u", ssize);
+		return -EINVAL;
+	}
+	/* sectors counts 512-byte sectors: a whole number of blocks. */
+	if (!sectors || sectors > (U64_MAX >> SECTOR_SHIFT) ||
+	    sectors & ((ssize >> SECTOR_SHIFT) - 1)) {
+		xenbus_dev_fatal(xdev, -EINVAL, "backend sectors %llu", sectors);
+		return -EINVAL;
+	}
+	f->sectors = sectors;
+	f->sector_size = ssize;
+	f->info = vinfo;
+	f->flush = xenbus_read_unsigned(xdev->otherend, "feature-flush-cache",
+					0);
+	return 0;
+}
+
+static void blkfront_connect(struct blkfront_info *info)
+{
+	struct xenbus_device *xdev = info->xdev;
+	struct blkfront_features f;
+
+	if (xdev->state != XenbusStateInitialised &&
+	    xdev->state != XenbusStateConnected)
+		return;
+	if (blkfront_read_features(info, &f))
+		return;
+	if (info->disk) {
+		/* Connected again: only the size may change. */
+		if (f.sectors != info->feat.sectors) {
+			dev_info(&xdev->dev, "%s: new size %llu sectors\n",
+				 info->disk->disk_name, f.sectors);
+			info->feat.sectors = f.sectors;
+			set_capacity_and_notify(info->disk, f.sectors);
+		}
+		return;
+	}
+	info->feat = f;
+	if (blkfront_disk_create(info)) {
+		xenbus_dev_fatal(xdev, -ENOMEM, "adding the disk");
+		return;
+	}
+	xenbus_switch_state(xdev, XenbusStateConnected);
+	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes%s%s\n",
+		 info->disk->disk_name, f.sectors, f.sector_size,
+		 f.flush ? ", flush" : "",
+		 f.info & VDISK_READONLY ? ", read-only" : "");
+}
+
+static void blkfront_close(struct blkfront_info *info)
+{
+	blkfront_disk_destroy(info);
+	blkfront_ring_disconnect(info);
+	xenbus_frontend_closed(info->xdev);
+}
+
+static void blkfront_otherend_changed(struct xenbus_device *xdev,
+				      enum xenbus_state state)
+{
+	struct blkfront_info *info = dev_get_drvdata(&xdev->dev);
+
+	switch (state) {
+	case XenbusStateInitWait:
+		if (xdev->state == XenbusStateInitialising)
+			blkfront_talk(info);
+		break;
+	case XenbusStateConnected:
+		blkfront_connect(info);
+		break;
+	case XenbusStateClosing:
+	case XenbusStateClosed:
+		if (xdev->state != XenbusStateClosed)
+			blkfront_close(info);
+		break;
+	default:
+		break;
+	}
+}
+
+/* xvdX: the disk index from a virtual device number. */
+static int blkfront_index(u32 vdev, unsigned int *index)
+{
+	if ((vdev >> 8) == XEN_BLKFRONT_MAJOR && !(vdev & 0xf))
+		*index = (vdev & 0xff) >> 4;
+	else if ((vdev & BIT(28)) && !(vdev & 0xff))
+		*index = (vdev >> 8) & 0xfffff;	/* the extended form */
+	else
+		return -EINVAL;
+	return *index < 26 ? 0 : -EINVAL;
+}
+
+static int blkfront_probe(struct xenbus_device *xdev,
+			  const struct xenbus_device_id *id)
+{
+	struct blkfront_info *info;
+	const char *leaf = strrchr(xdev->nodename, '/');
+	u32 vdev;
+	int rc;
+
+	rc = kstrtou32(leaf ? leaf + 1 : "", 10, &vdev);
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	if (rc || blkfront_index(vdev, &info->index)) {
+		dev_err(&xdev->dev, "virtual device %s is not an xvd disk we name\n",
+			leaf ? leaf + 1 : xdev->nodename);
+		kfree(info);
+		return -ENODEV;
+	}
+	info->xdev = xdev;
+	info->vdev = vdev;
+	spin_lock_init(&info->lock);
+	INIT_WORK(&info->close_work, blkfront_close_work);
+	dev_set_drvdata(&xdev->dev, info);
+	return 0;
+}
+
+static void blkfront_remove(struct xenbus_device *xdev)
+{
+	struct blkfront_info *info = dev_get_drvdata(&xdev->dev);
+
+	cancel_work_sync(&info->close_work);
+	blkfront_disk_destroy(info);
+	blkfront_ring_disconnect(info);
+	kfree(info);
+}
+
+static const struct xenbus_device_id blkfront_ids[] = {
+	{ "vbd" },
+	{ "" }
+};
+
+static struct xenbus_driver blkfront_driver = {
+	.ids = blkfront_ids,
+	.probe = blkfront_probe,
+	.otherend_changed = blkfront_otherend_changed,
+	.remove = blkfront_remove,
+};
+
+static int __init blkfront_init(void)
+{
+	int rc;
+
+	if (!xen_domain())
+		return -ENODEV;
+	rc = register_blkdev(XEN_BLKFRONT_MAJOR, "xvd");
+	if (rc)
+		return rc;
+	rc = xenbus_register_frontend(&blkfront_driver);
+	if (rc)
+		unregister_blkdev(XEN_BLKFRONT_MAJOR, "xvd");
+	return rc;
+}
+module_init(blkfront_init);
+
+static void __exit blkfront_exit(void)
+{
+	xenbus_unregister_driver(&blkfront_driver);
+	unregister_blkdev(XEN_BLKFRONT_MAJOR, "xvd");
+}
+module_exit(blkfront_exit);
+
+MODULE_DESCRIPTION("Xen virtual block device frontend");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("xen:vbd");
