@@ -47,6 +47,7 @@ class Scenario:
     repeat: int = 0             # boot it this many times in a row
     debian: bool = False        # boot the Debian image from xvda, with a vif
     net: bool = True            # (debian) with the vif, and ping it
+    io: bool = False            # (debian) disk checks and fio instead
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -129,6 +130,15 @@ SCENARIOS = [
              net=False, timeout=600,
              doc='the same without the vif (our netfront does not exist '
              'yet): multi-user from xvda, shutdown, fsck'),
+    Scenario('debian-io-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
+             net=False, io=True, timeout=900,
+             doc='Debian on our kernel: 256 MiB written and read back with '
+             'checksums, xl reboot, checked again; fio 4k random and 1M '
+             'sequential reads (rootfs/debian-io.sh); fsck'),
+    Scenario('debian-io-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
+             net=False, io=True, timeout=900,
+             doc='the same on the reference kernel; with both, the harness '
+             'prints the fio ratios'),
     Scenario('debian-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              timeout=600,
              doc='reference kernel as PVH domU boots the unmodified Debian '
@@ -142,7 +152,7 @@ SCENARIOS = [
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
            'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian-disk-pvh-ours',
-           'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
+           'debian-io-pvh-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
 # Not in the default set: xsbench-pvh-{ours,ref}.  Under that load a PVH
 # domU of either kernel sometimes triple-faults in this emulator (see
 # README), so it cannot gate make check; run it by name for the figures.
@@ -437,6 +447,45 @@ run_debian() {
 	step fsck=ok
 }
 
+# run_debian_io NAME CFG TIMEOUT: the Debian domU with its disk checks
+# (rootfs/debian-io.sh, handed over as the raw second disk xvdb through
+# /dev/loop7): wait for the first boot's write, xl reboot, wait for the
+# second boot's checks and fio, then for its power-off; fsck the disk.
+run_debian_io() {
+	name=$1 cfg=$2 tmo=$3
+	n=$name-a1
+	log=/job/out/console/guest-$n.log
+	step() { say "domu $n debian $*"; }
+	losetup -d /dev/loop7 2>/dev/null
+	losetup -r /dev/loop7 /job/io-script.img || { step boot=failed; return 1; }
+	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+		step boot=failed; return 1
+	fi
+	step boot=ok domid=$(xl domid "$n")
+	if ! wait_log "$log" 'PVOPS-HARNESS: io written' 1 $((tmo * 10)); then
+		step written=failed; xl destroy "$n"; return 1
+	fi
+	step written=ok
+	xl reboot "$n"
+	if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)); then
+		step reboot=failed; xl destroy "$n"; return 1
+	fi
+	step reboot=ok
+	t=0
+	while xl domid "$n" > /dev/null 2>&1; do
+		t=$((t + 1))
+		if [ $t -ge 1800 ]; then
+			step shutdown=failed; xl destroy "$n"; return 1
+		fi
+		sleep 0.1
+	done
+	step shutdown=ok
+	if ! e2fsck -fn /dev/vdc > "/job/out/$n.fsck.log" 2>&1; then
+		step fsck=failed; return 1
+	fi
+	step fsck=ok
+}
+
 # wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
 wait_log() {
 	t=0
@@ -489,11 +538,11 @@ run_control() {
 
 DEBIAN_CFG = '''type = "{type}"
 kernel = "/job/kernels/{kernel}.bzImage"
-extra = "console=hvc0 root=/dev/xvda rootwait rw {cmdline}"
+extra = '{extra}'
 memory = 512
 vcpus = 2
 tsc_mode = "native"
-disk = ['format=raw, vdev=xvda, access=rw, script=/job/hotplug-block, target=/dev/vdc']
+disk = ['format=raw, vdev=xvda, access=rw, script=/job/hotplug-block, target=/dev/vdc'{io_disk}]
 {vif}on_poweroff = "destroy"
 on_reboot = "restart"
 on_crash = "destroy"
@@ -525,10 +574,27 @@ def make_job(jobdir, kernels, assets, domus):
             for h in ('hotplug-block', 'hotplug-vif'):
                 shutil.copy(os.path.join(HERE, 'rootfs', h), jobdir)
             with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+                extra = f'console=hvc0 root=/dev/xvda rootwait rw {s.cmdline}'
+                if s.io:
+                    extra += (' systemd.run="/bin/sh /dev/xvdb" '
+                              'systemd.run_success_action=none '
+                              'systemd.run_failure_action=none')
                 f.write(DEBIAN_CFG.format(
-                    type=s.role, kernel=s.kernel, cmdline=s.cmdline,
+                    type=s.role, kernel=s.kernel, extra=extra,
+                    io_disk=", 'format=raw, vdev=xvdb, access=ro, "
+                    "script=/job/hotplug-block, target=/dev/loop7'"
+                    if s.io else '',
                     vif="vif = ['bridge=xenbr0, script=/job/hotplug-vif']\n"
                     if s.net else ''))
+            if s.io:
+                with open(os.path.join(HERE, 'rootfs', 'debian-io.sh'),
+                          'rb') as src:
+                    body = src.read()
+                with open(os.path.join(jobdir, 'io-script.img'), 'wb') as dst:
+                    dst.write(body + bytes(65536 - len(body)))
+                script.append(f'run_debian_io {s.name} {s.name}.cfg '
+                              f'{s.timeout}\n')
+                continue
             script.append(f'run_debian {s.name} {s.name}.cfg {s.timeout}'
                           f'{"" if s.net else " nonet"}\n')
             continue
@@ -700,6 +766,48 @@ def judge_repeat(s, out, serial):
 
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
+DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'shutdown', 'fsck']
+
+
+def fio_rate(text):
+    """'129MB/s' or '1.2GB/s' in MB/s; '12.3k' IOPS as a number."""
+    m = re.match(r'([\d.]+)([kMG]?)', text or '')
+    if not m:
+        return None
+    scale = {'': 1, 'k': 1e3, 'M': 1, 'G': 1e3}[m.group(2)]
+    if text.endswith('B/s') and m.group(2) == 'k':
+        scale = 1e-3
+    return float(m.group(1)) * scale
+
+
+def judge_debian_io(s, out, serial, steps, console):
+    """The disk checks' lines: data intact twice, fio figures present."""
+    for step in DEBIAN_IO_STEPS:
+        if steps.get(step) != 'ok':
+            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
+                          f' (dom0 log: {serial})', console)
+    text = read(console)
+    w = re.search(MARK + r'io written (.*)', text)
+    a = re.search(MARK + r'io after-reboot=(\S+)', text)
+    f = re.search(MARK + r'io fio (.*)', text)
+    if not (w and a and f):
+        return Result(s, False, 'missing io lines in the console log',
+                      console)
+    if parse_fields(w.group(1)).get('read-back') != 'ok' or \
+            a.group(1).strip() != 'ok':
+        return Result(s, False, f'data mismatch: {w.group(0).strip()}; '
+                      f'{a.group(0).strip()}', console)
+    g = parse_fields(f.group(1))
+    iops = fio_rate(g.get('randread_4k_iops'))
+    bw = fio_rate(g.get('seqread_1m'))
+    if iops is None or bw is None:
+        return Result(s, False, f'no fio figures: {f.group(0).strip()}',
+                      console)
+    r = Result(s, True, f'256 MiB intact after read-back and xl reboot; fio '
+               f'4k randread {iops:.0f} IOPS, 1M seqread {bw:.1f} MB/s; '
+               'e2fsck clean', console)
+    r.fio = (iops, bw)
+    return r
 
 
 def judge_debian(s, out, serial):
@@ -710,6 +818,8 @@ def judge_debian(s, out, serial):
     for rest in re.findall(MARK + rf'domu {re.escape(name)} debian (.*)',
                            read(serial)):
         steps.update(parse_fields(rest))
+    if s.io:
+        return judge_debian_io(s, out, serial, steps, console)
     for step in DEBIAN_STEPS:
         if step == 'ping' and not s.net:
             continue
@@ -985,6 +1095,12 @@ def main():
         print(f'harness: xenstore reads/s, ours/ref: '
               f'{rates["xsbench-pvh-ours"]:.0f}/{rates["xsbench-pvh-ref"]:.0f}'
               f' = {rates["xsbench-pvh-ours"] / rates["xsbench-pvh-ref"]:.2f}')
+    fio = {r.scen.name: r.fio for r in results if getattr(r, 'fio', None)}
+    if 'debian-io-pvh-ours' in fio and 'debian-io-pvh-ref' in fio:
+        (oi, ob), (ri, rb) = fio['debian-io-pvh-ours'], fio['debian-io-pvh-ref']
+        print(f'harness: fio ours/ref: 4k randread {oi:.0f}/{ri:.0f} IOPS = '
+              f'{oi / ri:.2f}; 1M seqread {ob:.1f}/{rb:.1f} MB/s = '
+              f'{ob / rb:.2f}')
     if 'boot20-pvh-ours' in rates and 'boot20-pvh-ref' in rates:
         print(f'harness: create to init, mean of 20, ours/ref: '
               f'{rates["boot20-pvh-ours"]:.2f}/{rates["boot20-pvh-ref"]:.2f} s'
