@@ -19,6 +19,7 @@
 #include <linux/blk-mq.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <xen/events.h>
 #include <xen/page.h>
 
@@ -72,23 +73,26 @@ static blk_status_t blkfront_rsp_status(s16 status)
 	}
 }
 
-static irqreturn_t blkfront_interrupt(int irq, void *data)
+/* Responses ended per pass: each pass drops the lock to end them. */
+#define BLKFRONT_BATCH	32
+
+/*
+ * Take up to BLKFRONT_BATCH checked responses off the ring into @done.
+ * Returns how many; *@more says whether to come back for others.
+ */
+static unsigned int blkfront_collect(struct blkfront_info *info,
+				     struct request **done, blk_status_t *sts,
+				     bool *more, unsigned int *eoi)
 {
-	struct blkfront_info *info = data;
-	struct {
-		struct request *rq;
-		blk_status_t sts;
-	} done[BLKFRONT_MAX_RING];
-	unsigned int ndone = 0, i, eoi = XEN_EOI_FLAG_SPURIOUS;
 	struct blkif_response rsp;
 	struct blkfront_shadow *s;
-	unsigned long flags;
+	unsigned int ndone = 0;
 	RING_IDX rp;
 	int n;
 
-	spin_lock_irqsave(&info->lock, flags);
+	*more = false;
 	if (!info->sring || info->broken)
-		goto out;
+		return 0;
 	do {
 		rp = READ_ONCE(info->sring->rsp_prod);
 		virt_rmb();	/* the index, then the responses */
@@ -96,65 +100,90 @@ static irqreturn_t blkfront_interrupt(int irq, void *data)
 		if (n < 0) {
 			blkfront_broken(info, "claims responses up to index",
 					rp);
-			goto out;
+			return ndone;
 		}
 		if (n)
-			eoi = 0;
+			*eoi = 0;
 		while (n--) {
 			unsigned int slot = xen_ring_slot(&info->fr,
 							  info->fr.rsp_cons);
 			struct blkif_response *r = &info->sring->ring[slot].rsp;
 
+			if (ndone == BLKFRONT_BATCH) {
+				*more = true;
+				return ndone;
+			}
 			/* Copy first: the backend may rewrite it meanwhile. */
 			rsp.id = READ_ONCE(r->id);
 			rsp.operation = READ_ONCE(r->operation);
 			rsp.status = READ_ONCE(r->status);
 			info->fr.rsp_cons++;
 
-			if (rsp.id >= BLKFRONT_MAX_RING ||
+			if (rsp.id >= info->fr.nr_ents ||
 			    !info->shadow[rsp.id].rq) {
 				blkfront_broken(info, "answered unknown id",
 						rsp.id);
-				goto out;
+				return ndone;
 			}
 			s = &info->shadow[rsp.id];
-			if (rsp.operation != s->op) {
+			if (rsp.operation != s->op &&
+			    !(s->op == BLKIF_OP_INDIRECT &&
+			      rsp.operation == s->inner_op)) {
 				blkfront_broken(info, "answered with operation",
 						rsp.operation);
-				goto out;
+				return ndone;
 			}
 			if (!blkfront_ungrant(s)) {
 				/* The pages are not ours again: never end it. */
 				blkfront_broken(info, "still maps the pages of id",
 						rsp.id);
-				goto out;
+				return ndone;
 			}
 			if (rsp.status == BLKIF_RSP_EOPNOTSUPP &&
 			    s->op == BLKIF_OP_FLUSH_DISKCACHE)
 				info->feat.flush = false;
-			done[ndone].rq = s->rq;
-			done[ndone].sts = blkfront_rsp_status(rsp.status);
+			done[ndone] = s->rq;
+			sts[ndone] = blkfront_rsp_status(rsp.status);
 			ndone++;
 			s->rq = NULL;
 		}
 	} while (xen_ring_final_check_responses(&info->fr,
 						&info->sring->rsp_event,
 						&info->sring->rsp_prod));
-out:
-	spin_unlock_irqrestore(&info->lock, flags);
+	return ndone;
+}
 
-	for (i = 0; i < ndone; i++)
-		blk_mq_end_request(done[i].rq, done[i].sts);
-	if (ndone && info->disk)
+static irqreturn_t blkfront_interrupt(int irq, void *data)
+{
+	struct blkfront_info *info = data;
+	struct request *done[BLKFRONT_BATCH];
+	blk_status_t sts[BLKFRONT_BATCH];
+	unsigned int ndone, i, eoi = XEN_EOI_FLAG_SPURIOUS;
+	unsigned long flags;
+	bool more, ended = false;
+
+	do {
+		spin_lock_irqsave(&info->lock, flags);
+		ndone = blkfront_collect(info, done, sts, &more, &eoi);
+		spin_unlock_irqrestore(&info->lock, flags);
+		for (i = 0; i < ndone; i++)
+			blk_mq_end_request(done[i], sts[i]);
+		ended |= ndone;
+	} while (more);
+
+	if (ended && info->disk)
 		blk_mq_start_stopped_hw_queues(info->disk->queue, true);
 	xen_irq_lateeoi(irq, eoi);
 	return IRQ_HANDLED;
 }
 
-/* Grant the request's pages and fill @req; 0 or a blk_status_t. */
-static blk_status_t blkfront_map(struct blkfront_info *info,
-				 struct blkfront_shadow *s,
-				 struct request *rq, struct blkif_request *req)
+/*
+ * Grant the request's pages and describe them in @segs (the request's own
+ * array, or the descriptor page of an indirect one).  Returns the number
+ * of segments, or a negative errno.
+ */
+static int blkfront_map(struct blkfront_info *info, struct blkfront_shadow *s,
+			struct request *rq, struct blkif_request_segment *segs)
 {
 	bool write = rq_data_dir(rq) == WRITE;
 	struct scatterlist *sg;
@@ -162,8 +191,8 @@ static blk_status_t blkfront_map(struct blkfront_info *info,
 	int ref;
 
 	nseg = blk_rq_map_sg(rq->q, rq, s->sg);
-	if (WARN_ON_ONCE(nseg > BLKFRONT_SEGS))
-		return BLK_STS_IOERR;
+	if (WARN_ON_ONCE(nseg > info->feat.max_segs))
+		return -EIO;
 	for_each_sg(s->sg, sg, nseg, i) {
 		unsigned int off = sg->offset, len = sg->length;
 
@@ -172,14 +201,63 @@ static blk_status_t blkfront_map(struct blkfront_info *info,
 						  write);
 		if (ref < 0) {
 			blkfront_ungrant(s);
-			return BLK_STS_RESOURCE;
+			return ref;
 		}
 		s->grefs[s->nr_grefs++] = ref;
-		req->seg[i].gref = ref;
-		req->seg[i].first_sect = off >> SECTOR_SHIFT;
-		req->seg[i].last_sect = (off + len - 1) >> SECTOR_SHIFT;
+		segs[i] = (struct blkif_request_segment) {
+			.gref = ref,
+			.first_sect = off >> SECTOR_SHIFT,
+			.last_sect = (off + len - 1) >> SECTOR_SHIFT,
+		};
 	}
-	req->nr_segments = nseg;
+	return nseg;
+}
+
+/* Fill ring slot @slot for a read or write; 0 or a blk_status_t. */
+static blk_status_t blkfront_rw(struct blkfront_info *info,
+				struct blkfront_shadow *s, struct request *rq,
+				union blkif_sring_entry *slot)
+{
+	u8 op = rq_data_dir(rq) == WRITE ? BLKIF_OP_WRITE : BLKIF_OP_READ;
+	struct blkif_request_indirect ind = {};
+	struct blkif_request req = {};
+	int nseg, ref;
+
+	if (blk_rq_nr_phys_segments(rq) <= BLKIF_MAX_SEGMENTS_PER_REQUEST) {
+		nseg = blkfront_map(info, s, rq, req.seg);
+		if (nseg < 0)
+			return nseg == -EIO ? BLK_STS_IOERR : BLK_STS_RESOURCE;
+		req.operation = op;
+		req.nr_segments = nseg;
+		req.id = rq->tag;
+		req.handle = info->vdev;
+		req.sector_number = blk_rq_pos(rq);
+		s->op = op;
+		slot->req = req;
+		return BLK_STS_OK;
+	}
+
+	/* Indirect: the segments go in the descriptor page, granted too. */
+	nseg = blkfront_map(info, s, rq, s->desc);
+	if (nseg < 0)
+		return nseg == -EIO ? BLK_STS_IOERR : BLK_STS_RESOURCE;
+	ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
+					  virt_to_gfn(s->desc), 1);
+	if (ref < 0) {
+		blkfront_ungrant(s);
+		return BLK_STS_RESOURCE;
+	}
+	s->grefs[s->nr_grefs++] = ref;
+	ind.operation = BLKIF_OP_INDIRECT;
+	ind.indirect_op = op;
+	ind.nr_segments = nseg;
+	ind.id = rq->tag;
+	ind.sector_number = blk_rq_pos(rq);
+	ind.handle = info->vdev;
+	ind.indirect_grefs[0] = ref;
+	s->op = BLKIF_OP_INDIRECT;
+	s->inner_op = op;
+	memcpy(&slot->req, &ind, sizeof(ind));
 	return BLK_STS_OK;
 }
 
@@ -188,8 +266,8 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 {
 	struct blkfront_info *info = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
+	union blkif_sring_entry *slot;
 	struct blkfront_shadow *s;
-	struct blkif_request req = {};
 	unsigned long flags;
 	blk_status_t sts;
 	bool notify;
@@ -210,22 +288,28 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = BLK_STS_IOERR;
 		goto out;
 	}
+	slot = &info->sring->ring[xen_ring_slot(&info->fr,
+						info->fr.req_prod_pvt)];
 
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
 		if (!info->feat.flush) {
-			sts = BLK_STS_OK;	/* nothing cached to flush */
+			/* Nothing cached to flush. */
 			spin_unlock_irqrestore(&info->lock, flags);
-			blk_mq_end_request(rq, sts);
+			blk_mq_end_request(rq, BLK_STS_OK);
 			return BLK_STS_OK;
 		}
-		req.operation = BLKIF_OP_FLUSH_DISKCACHE;
+		slot->req = (struct blkif_request) {
+			.operation = BLKIF_OP_FLUSH_DISKCACHE,
+			.id = rq->tag,
+			.handle = info->vdev,
+			.sector_number = blk_rq_pos(rq),
+		};
+		s->op = BLKIF_OP_FLUSH_DISKCACHE;
 		break;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		req.operation = req_op(rq) == REQ_OP_READ ? BLKIF_OP_READ :
-							    BLKIF_OP_WRITE;
-		sts = blkfront_map(info, s, rq, &req);
+		sts = blkfront_rw(info, s, rq, slot);
 		if (sts)
 			goto out;
 		break;
@@ -233,14 +317,7 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = BLK_STS_NOTSUPP;
 		goto out;
 	}
-	req.id = rq->tag;
-	req.handle = info->vdev;
-	req.sector_number = blk_rq_pos(rq);
 	s->rq = rq;
-	s->op = req.operation;
-
-	info->sring->ring[xen_ring_slot(&info->fr, info->fr.req_prod_pvt)].req =
-		req;
 	info->fr.req_prod_pvt++;
 	notify = xen_ring_push_requests(&info->fr, &info->sring->req_prod,
 					&info->sring->req_event);
@@ -264,17 +341,19 @@ static const struct block_device_operations blkfront_fops = {
 /**
  * blkfront_ring_connect() - share a fresh ring and its event channel
  * @info: the disk
+ * @order: the ring has 2^@order pages
  *
  * Return: 0 or a negative errno (the device is closed, nothing is left).
  */
-int blkfront_ring_connect(struct blkfront_info *info)
+int blkfront_ring_connect(struct blkfront_info *info, unsigned int order)
 {
 	struct xenbus_device *xdev = info->xdev;
 	void *ring;
 	int rc;
 
-	rc = xenbus_setup_ring(xdev, GFP_KERNEL, &ring, BLKFRONT_RING_PAGES,
-			       &info->ring_ref);
+	info->ring_pages = 1U << order;
+	rc = xenbus_setup_ring(xdev, GFP_KERNEL, &ring, info->ring_pages,
+			       info->ring_ref);
 	if (rc)
 		return rc;
 	info->sring = ring;
@@ -282,9 +361,8 @@ int blkfront_ring_connect(struct blkfront_info *info)
 	info->sring->req_event = 1;
 	info->sring->rsp_event = 1;
 	info->fr = (struct xen_front_ring) {
-		.nr_ents = min(XEN_SRING_ENTRIES(blkif,
-					BLKFRONT_RING_PAGES * XEN_PAGE_SIZE),
-			       BLKFRONT_MAX_RING),
+		.nr_ents = XEN_SRING_ENTRIES(blkif,
+					     info->ring_pages * XEN_PAGE_SIZE),
 	};
 
 	rc = xenbus_alloc_evtchn(xdev, &info->port);
@@ -300,8 +378,8 @@ int blkfront_ring_connect(struct blkfront_info *info)
 	info->irq = rc;
 	return 0;
 fail:
-	xenbus_teardown_ring((void **)&info->sring, BLKFRONT_RING_PAGES,
-			     &info->ring_ref);
+	xenbus_teardown_ring((void **)&info->sring, info->ring_pages,
+			     info->ring_ref);
 	return rc;
 }
 
@@ -321,7 +399,51 @@ void blkfront_ring_disconnect(struct blkfront_info *info)
 	ring = info->sring;
 	info->sring = NULL;
 	spin_unlock_irqrestore(&info->lock, flags);
-	xenbus_teardown_ring(&ring, BLKFRONT_RING_PAGES, &info->ring_ref);
+	if (ring)
+		xenbus_teardown_ring(&ring, info->ring_pages, info->ring_ref);
+}
+
+static void blkfront_free_shadows(struct blkfront_info *info)
+{
+	unsigned int i;
+
+	if (!info->shadow)
+		return;
+	for (i = 0; i < info->fr.nr_ents; i++) {
+		kfree(info->shadow[i].sg);
+		kfree(info->shadow[i].grefs);
+		free_page((unsigned long)info->shadow[i].desc);
+	}
+	kvfree(info->shadow);
+	info->shadow = NULL;
+}
+
+/* A shadow per ring entry, sized for the segments a request may have. */
+static int blkfront_alloc_shadows(struct blkfront_info *info)
+{
+	unsigned int i, segs = info->feat.max_segs;
+	struct blkfront_shadow *s;
+
+	/* An indirect request's descriptors fit one page. */
+	BUILD_BUG_ON(BLKFRONT_MAX_SEGS > BLKFRONT_SEGS_PER_PAGE);
+	info->shadow = kvcalloc(info->fr.nr_ents, sizeof(*info->shadow),
+				GFP_KERNEL);
+	if (!info->shadow)
+		return -ENOMEM;
+	for (i = 0; i < info->fr.nr_ents; i++) {
+		s = &info->shadow[i];
+		s->sg = kcalloc(segs, sizeof(*s->sg), GFP_KERNEL);
+		s->grefs = kcalloc(segs + 1, sizeof(*s->grefs), GFP_KERNEL);
+		if (segs > BLKIF_MAX_SEGMENTS_PER_REQUEST)
+			s->desc = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!s->sg || !s->grefs ||
+		    (segs > BLKIF_MAX_SEGMENTS_PER_REQUEST && !s->desc)) {
+			blkfront_free_shadows(info);
+			return -ENOMEM;
+		}
+		sg_init_table(s->sg, segs);
+	}
+	return 0;
 }
 
 /**
@@ -332,11 +454,12 @@ void blkfront_ring_disconnect(struct blkfront_info *info)
  */
 int blkfront_disk_create(struct blkfront_info *info)
 {
+	unsigned int segs = info->feat.max_segs;
 	struct queue_limits lim = {
 		.logical_block_size = info->feat.sector_size,
 		.physical_block_size = info->feat.sector_size,
-		.max_hw_sectors = BLKFRONT_SEGS * (PAGE_SIZE >> SECTOR_SHIFT),
-		.max_segments = BLKFRONT_SEGS,
+		.max_hw_sectors = segs * (PAGE_SIZE >> SECTOR_SHIFT),
+		.max_segments = segs,
 		.max_segment_size = PAGE_SIZE,
 		.seg_boundary_mask = PAGE_SIZE - 1,
 		/* A segment is whole sectors of one page. */
@@ -346,6 +469,9 @@ int blkfront_disk_create(struct blkfront_info *info)
 	struct gendisk *disk;
 	int rc;
 
+	rc = blkfront_alloc_shadows(info);
+	if (rc)
+		return rc;
 	info->tag_set = (struct blk_mq_tag_set) {
 		.ops = &blkfront_mq_ops,
 		.nr_hw_queues = 1,
@@ -356,7 +482,7 @@ int blkfront_disk_create(struct blkfront_info *info)
 	};
 	rc = blk_mq_alloc_tag_set(&info->tag_set);
 	if (rc)
-		return rc;
+		goto free_shadows;
 	disk = blk_mq_alloc_disk(&info->tag_set, &lim, info);
 	if (IS_ERR(disk)) {
 		rc = PTR_ERR(disk);
@@ -379,6 +505,8 @@ int blkfront_disk_create(struct blkfront_info *info)
 	return 0;
 free_tags:
 	blk_mq_free_tag_set(&info->tag_set);
+free_shadows:
+	blkfront_free_shadows(info);
 	return rc;
 }
 
@@ -394,4 +522,5 @@ void blkfront_disk_destroy(struct blkfront_info *info)
 	put_disk(info->disk);
 	blk_mq_free_tag_set(&info->tag_set);
 	info->disk = NULL;
+	blkfront_free_shadows(info);
 }

@@ -2,22 +2,27 @@
 /*
  * blkfront's negotiation with blkback, through xenbus.
  *
- *   backend InitWait   -> share the ring, publish ring-ref, event-channel
- *                         and protocol; we are Initialised
+ *   backend InitWait   -> share the ring (max-ring-page-order), publish
+ *                         ring-ref(s), event-channel and protocol; we
+ *                         are Initialised
  *   backend Connected  -> read what it offers once (sectors, sector-size,
- *                         info, feature-flush-cache), checked; add the
+ *                         info, feature-flush-cache,
+ *                         feature-max-indirect-segments), checked; add the
  *                         disk; we are Connected.  Later: a new size.
  *   backend Closing    -> remove the disk (its I/O drains), take the ring
  *                         back; we are Closed
  *
  * A value the backend publishes that makes no sense gets one log line
- * and the device closes.  This first version uses one ring page and no
- * indirect descriptors, persistent grants or multiple queues.
+ * and the device closes.  The ring has up to 4 pages and requests up to
+ * 128 segments (indirect requests), as the backend allows; there are no
+ * persistent grants or multiple queues yet.
  *
  * Locking: xenbus callbacks run one at a time (the xenwatch thread, or
  * probe/remove under the device lock); the data path is blkfront_io.c's.
  */
 #include <linux/blkdev.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <xen/xen.h>
@@ -33,15 +38,39 @@ static void blkfront_close_work(struct work_struct *work)
 	xenbus_switch_state(info->xdev, XenbusStateClosing);
 }
 
+static int blkfront_write_ring_refs(struct blkfront_info *info,
+				    struct xenbus_transaction t)
+{
+	const char *node = info->xdev->nodename;
+	unsigned int i;
+	char name[16];
+	int rc;
+
+	if (info->ring_pages == 1)
+		return xenbus_printf(t, node, "ring-ref", "%u",
+				     info->ring_ref[0]);
+	rc = xenbus_printf(t, node, "ring-page-order", "%u",
+			   ilog2(info->ring_pages));
+	for (i = 0; !rc && i < info->ring_pages; i++) {
+		snprintf(name, sizeof(name), "ring-ref%u", i);
+		rc = xenbus_printf(t, node, name, "%u", info->ring_ref[i]);
+	}
+	return rc;
+}
+
 /* Share the ring and tell the backend where it is. */
 static int blkfront_talk(struct blkfront_info *info)
 {
 	struct xenbus_device *xdev = info->xdev;
 	struct xenbus_transaction t;
+	unsigned int order;
 	const char *what;
 	int rc;
 
-	rc = blkfront_ring_connect(info);
+	/* As many ring pages as the backend takes, up to our maximum. */
+	order = min(xenbus_read_unsigned(xdev->otherend, "max-ring-page-order",
+					 0), BLKFRONT_MAX_RING_ORDER);
+	rc = blkfront_ring_connect(info, order);
 	if (rc)
 		return rc;
 	do {
@@ -51,8 +80,7 @@ static int blkfront_talk(struct blkfront_info *info)
 			goto fail;
 		}
 		what = "writing ring-ref";
-		rc = xenbus_printf(t, xdev->nodename, "ring-ref", "%u",
-				   info->ring_ref);
+		rc = blkfront_write_ring_refs(info, t);
 		if (!rc) {
 			what = "writing event-channel";
 			rc = xenbus_printf(t, xdev->nodename, "event-channel",
@@ -116,6 +144,11 @@ static int blkfront_read_features(struct blkfront_info *info,
 	f->info = vinfo;
 	f->flush = xenbus_read_unsigned(xdev->otherend, "feature-flush-cache",
 					0);
+	/* Indirect requests when offered: up to 128 segments. */
+	f->max_segs = clamp(xenbus_read_unsigned(xdev->otherend,
+						 "feature-max-indirect-segments",
+						 0),
+			    BLKIF_MAX_SEGMENTS_PER_REQUEST, BLKFRONT_MAX_SEGS);
 	return 0;
 }
 
@@ -131,6 +164,7 @@ static void blkfront_connect(struct blkfront_info *info)
 		return;
 	if (info->disk) {
 		/* Connected again: only the size may change. */
+		f.max_segs = info->feat.max_segs;
 		if (f.sectors != info->feat.sectors) {
 			dev_info(&xdev->dev, "%s: new size %llu sectors\n",
 				 info->disk->disk_name, f.sectors);
@@ -145,9 +179,9 @@ static void blkfront_connect(struct blkfront_info *info)
 		return;
 	}
 	xenbus_switch_state(xdev, XenbusStateConnected);
-	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes%s%s\n",
+	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes, %u ring pages, %u segments a request%s%s\n",
 		 info->disk->disk_name, f.sectors, f.sector_size,
-		 f.flush ? ", flush" : "",
+		 info->ring_pages, f.max_segs, f.flush ? ", flush" : "",
 		 f.info & VDISK_READONLY ? ", read-only" : "");
 }
 
