@@ -48,6 +48,7 @@ class Scenario:
     debian: bool = False        # boot the Debian image from xvda, with a vif
     net: bool = True            # (debian) with the vif, and ping it
     io: bool = False            # (debian) disk checks and fio instead
+    blkbad: bool = False        # fake disks whose backend says nonsense
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -139,6 +140,12 @@ SCENARIOS = [
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
              'prints the fio ratios'),
+    Scenario('blkfront-bad-pvh-ours', 'pvh', 'ours', dom0='ref',
+             blkbad=True, timeout=240,
+             doc='three disks whose (scripted) backend publishes a bad '
+             'sector-size, 0 sectors, or sectors that are not whole '
+             'blocks: each must be closed with one log line, no oops, '
+             'and the guest must keep running and shut down'),
     Scenario('debian-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              timeout=600,
              doc='reference kernel as PVH domU boots the unmodified Debian '
@@ -152,7 +159,8 @@ SCENARIOS = [
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
            'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian-disk-pvh-ours',
-           'debian-io-pvh-ours', 'dom0-ref', 'pv-domu-ref', 'pvh-domu-ref']
+           'debian-io-pvh-ours', 'blkfront-bad-pvh-ours', 'dom0-ref',
+           'pv-domu-ref', 'pvh-domu-ref']
 # Not in the default set: xsbench-pvh-{ours,ref}.  Under that load a PVH
 # domU of either kernel sometimes triple-faults in this emulator (see
 # README), so it cannot gate make check; run it by name for the figures.
@@ -486,6 +494,62 @@ run_debian_io() {
 	step fsck=ok
 }
 
+# run_blkbad NAME CFG TIMEOUT: a busybox domU (pvops.control=1) given,
+# while paused, three vbd devices whose backend is this script, not
+# blkback: it goes InitWait, waits for the frontend's Initialised, then
+# publishes a disk that makes no sense and Connected; the frontend must
+# go Closing.  Then xl shutdown must work.
+BLKBAD="51712:3000:2048 51728:512:0 51744:4096:7"
+run_blkbad() {
+	name=$1 cfg=$2 tmo=$3
+	n=$name-a1
+	log=/job/out/console/guest-$n.log
+	step() { say "domu $n blkbad $*"; }
+	if ! xl create -q -p "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+		step boot=failed; return 1
+	fi
+	d=$(xl domid "$n")
+	for spec in $BLKBAD; do
+		v=${spec%%:*}
+		fe=/local/domain/$d/device/vbd/$v
+		be=/local/domain/0/backend/pvopsbad/$d/$v
+		xenstore-write $fe/backend $be $fe/backend-id 0 $fe/state 1 \
+			$be/frontend $fe $be/frontend-id $d $be/state 1
+		xenstore-chmod -r $fe n$d r0
+		xenstore-chmod -r $be n0 r$d
+	done
+	xenstore-chmod /local/domain/$d/device/vbd n0 r$d
+	xl unpause "$n"
+	step boot=ok domid=$d
+	for spec in $BLKBAD; do
+		v=${spec%%:*} rest=${spec#*:}
+		ss=${rest%%:*} sec=${rest#*:}
+		fe=/local/domain/$d/device/vbd/$v
+		be=/local/domain/0/backend/pvopsbad/$d/$v
+		xenstore-write $be/state 2
+		t=0
+		while [ "$(xenstore-read $fe/state 2>/dev/null)" != 3 ]; do
+			t=$((t + 1))
+			[ $t -ge $((tmo * 5)) ] && { step vbd$v=failed frontend_state=$(xenstore-read $fe/state 2>&1); xl destroy "$n"; return 1; }
+			sleep 0.2
+		done
+		xenstore-write $be/sectors $sec $be/info 0 $be/sector-size $ss $be/state 4
+		t=0
+		while [ "$(xenstore-read $fe/state 2>/dev/null)" != 5 ]; do
+			t=$((t + 1))
+			[ $t -ge 150 ] && { step vbd$v=failed frontend_state=$(xenstore-read $fe/state 2>&1); xl destroy "$n"; return 1; }
+			sleep 0.2
+		done
+		step vbd$v=ok
+	done
+	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 $((tmo * 10)) ||
+	   ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
+	   xl domid "$n" > /dev/null 2>&1; then
+		step shutdown=failed; xl destroy "$n"; return 1
+	fi
+	step shutdown=ok
+}
+
 # wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
 wait_log() {
 	t=0
@@ -600,7 +664,7 @@ def make_job(jobdir, kernels, assets, domus):
             continue
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
-            cmdline += ' pvops.control=1' if s.control else ''
+            cmdline += ' pvops.control=1' if s.control or s.blkbad else ''
             cmdline += ' pvops.xsbench=1' if s.xsbench else ''
             f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
                                     cmdline=cmdline,
@@ -608,6 +672,9 @@ def make_job(jobdir, kernels, assets, domus):
                                     else 'destroy'))
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
+            continue
+        if s.blkbad:
+            script.append(f'run_blkbad {s.name} {s.name}.cfg {s.timeout}\n')
             continue
         if s.repeat:
             script.append(f'run_repeat {s.name} {s.name}.cfg {s.timeout} '
@@ -831,8 +898,43 @@ def judge_debian(s, out, serial):
                   'xl shutdown, e2fsck clean', console)
 
 
+# Each bad disk: its xvd device, and the one line blkfront must log.
+BLKBAD_LINES = {'51712': r'vbd-51712: backend sector-size 3000',
+                '51728': r'vbd-51728: backend sectors 0',
+                '51744': r'vbd-51744: backend sectors 7'}
+
+
+def judge_blkbad(s, out, serial):
+    """Each bad disk closed with exactly one line; no oops; shutdown."""
+    name = f'{s.name}-a1'
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    steps = {}
+    for rest in re.findall(MARK + rf'domu {re.escape(name)} blkbad (.*)',
+                           read(serial)):
+        steps.update(parse_fields(rest))
+    for step in ['boot'] + [f'vbd{v}' for v in BLKBAD_LINES] + ['shutdown']:
+        if steps.get(step) != 'ok':
+            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
+                          f' (dom0 log: {serial})', console)
+    text = read(console)
+    for v, pat in BLKBAD_LINES.items():
+        n = len(re.findall(pat, text))
+        if n != 1:
+            return Result(s, False, f'vbd {v}: {n} lines match {pat!r}, '
+                          'expected 1', console)
+    bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*', text)
+    if bad:
+        return Result(s, False, f'guest logged: {bad.group(0).strip()}',
+                      console)
+    return Result(s, True, 'bad sector-size, 0 sectors, partial block: '
+                  'each disk closed with one log line; guest shut down',
+                  console)
+
+
 def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
+    if s.blkbad:
+        return judge_blkbad(s, out, serial)
     if s.debian:
         return judge_debian(s, out, serial)
     if s.repeat:
