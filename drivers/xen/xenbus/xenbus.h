@@ -52,7 +52,7 @@ struct xs_request {
  * @frontend: its devices are frontends
  * @otherend_node: the node naming the other end's directory ("backend")
  * @otherend_id_node: the node naming the other end's domain ("backend-id")
- * @parent: the parent of its devices in sysfs
+ * @parent: the parent of its devices in sysfs (NULL for none: the frontends)
  * @lock: orders adding and removing devices (a mutex, taken before the
  *	driver core's device locks)
  * @watch: the watch on @root

@@ -3,7 +3,9 @@
  * The frontend bus: the devices the toolstack gives this domain, one per
  * directory device/<type>/<id> of its xenstore home, each naming its
  * backend in "backend" and "backend-id".  They appear in sysfs as
- * /sys/bus/xen/devices/<type>-<id>, under /sys/devices/xen/.
+ * /sys/bus/xen/devices/<type>-<id>, at the top of /sys/devices/ with no
+ * parent: udev names a vif's interface enX<id> from that path, and
+ * scripts that know Xen guests look there.
  *
  * The device model itself is xenbus_bus.c; this file describes the bus,
  * registers it before drivers can register, and starts it once xenstore
@@ -67,20 +69,13 @@ static struct notifier_block xb_frontend_nb = {
 
 static int __init xb_frontend_init(void)
 {
-	struct device *root;
 	int rc;
 
 	if (!xen_domain())
 		return 0;
-	root = root_device_register("xen");
-	if (IS_ERR(root))
-		return PTR_ERR(root);
-	xb_frontend.parent = root;
 	rc = xb_bus_register(&xb_frontend);
-	if (rc) {
-		root_device_unregister(root);
+	if (rc)
 		return rc;
-	}
 	xb_frontend_registered = true;
 	return register_xenstore_notifier(&xb_frontend_nb);
 }
