@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$1/harness
 mkdir -p "$out"
 suite=bookworm
-dom0_pkgs=xen-utils-4.17,xenstore-utils,iproute2,kmod,procps,e2fsprogs,busybox
+dom0_pkgs=xen-utils-4.17,xenstore-utils,iproute2,kmod,procps,e2fsprogs,busybox,iperf3
 
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1.stamp" 2>/dev/null)" = "$2" ]; }
 

@@ -48,7 +48,9 @@ class Scenario:
     debian: bool = False        # boot the Debian image from xvda, with a vif
     net: bool = True            # (debian) with the vif, and ping it
     io: bool = False            # (debian) disk checks and fio instead
+    netio: bool = False         # (debian) ping, iperf3, vif detach/attach
     blkbad: bool = False        # fake disks whose backend says nonsense
+    netbad: bool = False        # fake vifs whose backend says nonsense
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -129,8 +131,18 @@ SCENARIOS = [
              'it down, fscks the disk'),
     Scenario('debian-disk-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, timeout=600,
-             doc='the same without the vif (our netfront does not exist '
-             'yet): multi-user from xvda, shutdown, fsck'),
+             doc='the same without the vif: multi-user from xvda, '
+             'shutdown, fsck'),
+    Scenario('debian-net-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
+             netio=True, timeout=600,
+             doc='Debian on our kernel with a vif (our netfront): ping, '
+             'iperf3 both ways for 10 s each, xl network-detach and '
+             'network-attach with ping again (rootfs/debian-net.sh); '
+             'shutdown, fsck'),
+    Scenario('debian-net-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
+             netio=True, timeout=600,
+             doc='the same on the reference kernel; with both, the harness '
+             'prints the iperf3 ratios'),
     Scenario('debian-io-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='Debian on our kernel: 256 MiB written and read back with '
@@ -146,6 +158,12 @@ SCENARIOS = [
              'sector-size, 0 sectors, or sectors that are not whole '
              'blocks: each must be closed with one log line, no oops, '
              'and the guest must keep running and shut down'),
+    Scenario('netfront-bad-pvh-ours', 'pvh', 'ours', dom0='ref',
+             netbad=True, timeout=240,
+             doc='three vifs whose (scripted) backend offers an mtu of '
+             '70000, no feature-rx-copy, or an mtu of 9000 without '
+             'feature-sg: each must be closed with one log line, no oops, '
+             'and the guest must keep running and shut down'),
     Scenario('debian-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              timeout=600,
              doc='reference kernel as PVH domU boots the unmodified Debian '
@@ -158,8 +176,9 @@ SCENARIOS = [
 ]
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
-           'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian-disk-pvh-ours',
-           'debian-io-pvh-ours', 'blkfront-bad-pvh-ours', 'dom0-ref',
+           'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian-net-pvh-ours',
+           'debian-io-pvh-ours', 'blkfront-bad-pvh-ours',
+           'netfront-bad-pvh-ours', 'dom0-ref',
            'pv-domu-ref', 'pvh-domu-ref']
 # Not in the default set: xsbench-pvh-{ours,ref}.  Under that load a PVH
 # domU of either kernel sometimes triple-faults in this emulator (see
@@ -405,49 +424,123 @@ run_debian() {
 	n=$name-a1
 	log=/job/out/console/guest-$n.log
 	step() { say "domu $n debian $*"; }
-	if ! ip link show xenbr0 > /dev/null 2>&1; then
-		ip link add xenbr0 type bridge &&
-		ip addr add 169.254.0.1/16 dev xenbr0 &&
-		ip link set xenbr0 up || { step bridge=failed; return 1; }
-	fi
+	bridge_up || { step bridge=failed; return 1; }
 	t0=$(date +%s.%N)
 	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 		step boot=failed; return 1
 	fi
 	step boot=ok domid=$(xl domid "$n")
-	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 $((tmo * 10)); then
-		step multiuser=failed; xl destroy "$n"; return 1
+	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000; then
+		stuck_dump "$n"; step multiuser=failed; xl destroy "$n"; return 1
 	fi
 	step multiuser=ok seconds=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
 	if [ "$net" = net ]; then
-		# systemd-networkd sets the address moments after multi-user:
-		# wait for a first answer (60 s at most), then count losses.
-		t=0
-		until busybox ping -c 1 -W 1 169.254.0.2 > /dev/null 2>&1; do
-			t=$((t + 1))
-			if [ $t -ge 60 ]; then
-				step ping=failed loss=100%; xl destroy "$n"; return 1
-			fi
-		done
-		loss=$(busybox ping -c 20 -i 0.2 -W 2 169.254.0.2 2>&1 | tee "/job/out/$n.ping.log" |
-			sed -n 's/.* \([0-9][0-9]*\)% packet loss.*/\1/p')
-		if [ "$loss" != 0 ]; then
-			step ping=failed loss=${loss:-none}%; xl destroy "$n"; return 1
-		fi
-		step ping=ok loss=0%
+		ping_domu "$n" ping || { xl destroy "$n"; return 1; }
 	fi
+	debian_down
+}
+
+# stuck_dump NAME: a domU that did not get where it should shows its
+# blocked tasks (sysrq w) and its CPUs (sysrq l) on its console before
+# it is destroyed, so the log says where it stood.
+stuck_dump() {
+	xl sysrq "$1" w > /dev/null 2>&1
+	sleep 2
+	xl sysrq "$1" l > /dev/null 2>&1
+	sleep 2
+}
+
+# ping_domu NAME STEP: once the domU (169.254.0.2) answers (60 s at most:
+# its address comes moments after the link), 20 pings, none may be lost.
+ping_domu() {
+	t=0
+	until busybox ping -c 1 -W 1 169.254.0.2 > /dev/null 2>&1; do
+		t=$((t + 1))
+		if [ $t -ge 60 ]; then
+			step $2=failed loss=100%; return 1
+		fi
+	done
+	loss=$(busybox ping -c 20 -i 0.2 -W 2 169.254.0.2 2>&1 | tee "/job/out/$1.$2.log" |
+		sed -n 's/.* \([0-9][0-9]*\)% packet loss.*/\1/p')
+	if [ "$loss" != 0 ]; then
+		step $2=failed loss=${loss:-none}%; return 1
+	fi
+	step $2=ok loss=0%
+}
+
+# bridge_up: dom0's bridge for the vifs, 169.254.0.1/16.
+bridge_up() {
+	ip link show xenbr0 > /dev/null 2>&1 && return 0
+	ip link add xenbr0 type bridge &&
+	ip addr add 169.254.0.1/16 dev xenbr0 &&
+	ip link set xenbr0 up
+}
+
+# iperf_to NAME TAG [-R]: 10 s of iperf3 to the domU's server (with -R,
+# from it); prints the receiver's Mbit/s, empty on failure.
+iperf_to() {
+	timeout 60 iperf3 -c 169.254.0.2 -t 10 -f m $3 > "/job/out/$1.iperf-$2.log" 2>&1
+	sed -n 's/.* \([0-9.][0-9.]*\) Mbits\/sec.*receiver.*/\1/p' "/job/out/$1.iperf-$2.log" | tail -1
+}
+
+# run_debian_net NAME CFG TIMEOUT: the Debian domU with a vif and its
+# network side (rootfs/debian-net.sh, handed over as the raw second disk
+# xvdb through /dev/loop7, starts iperf3 and keeps the domU's address on
+# whatever vif it has).  Steps: multi-user, ping, iperf3 to and from the
+# domU, vif detached (its frontend directory gone) and attached again,
+# ping again, then shutdown and fsck as run_debian.
+run_debian_net() {
+	name=$1 cfg=$2 tmo=$3
+	n=$name-a1
+	log=/job/out/console/guest-$n.log
+	step() { say "domu $n debian $*"; }
+	bridge_up || { step bridge=failed; return 1; }
+	losetup -d /dev/loop7 2>/dev/null
+	losetup -r /dev/loop7 /job/net-script.img || { step boot=failed; return 1; }
+	t0=$(date +%s.%N)
+	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+		step boot=failed; return 1
+	fi
+	d=$(xl domid "$n")
+	step boot=ok domid=$d
+	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000; then
+		stuck_dump "$n"; step multiuser=failed; xl destroy "$n"; return 1
+	fi
+	step multiuser=ok seconds=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
+	if ! wait_log "$log" 'PVOPS-HARNESS: net ready' 1 600; then
+		step ready=failed; xl destroy "$n"; return 1
+	fi
+	ping_domu "$n" ping || { xl destroy "$n"; return 1; }
+	to=$(iperf_to "$n" to)
+	from=$(iperf_to "$n" from -R)
+	if [ -z "$to" ] || [ -z "$from" ]; then
+		ip -s -s link > "/job/out/$n.links.log" 2>&1
+		step iperf=failed to_domu_mbps=${to:-none} from_domu_mbps=${from:-none}
+		xl destroy "$n"; return 1
+	fi
+	step iperf=ok to_domu_mbps=$to from_domu_mbps=$from
+	xl network-detach "$n" 0 > "/job/out/$n.detach.log" 2>&1
+	if ! gone_within 600 xenstore-read /local/domain/$d/device/vif/0/state; then
+		step detach=failed; xl destroy "$n"; return 1
+	fi
+	step detach=ok
+	if ! xl network-attach "$n" bridge=xenbr0 script=/job/hotplug-vif \
+			> "/job/out/$n.attach.log" 2>&1; then
+		step attach=failed; xl destroy "$n"; return 1
+	fi
+	ping_domu "$n" attach || { xl destroy "$n"; return 1; }
+	debian_down
+}
+
+# debian_down: xl shutdown the Debian domU $n, then fsck its disk.
+debian_down() {
 	# Passes when the domain is gone within 180 s; xl's own exit status
 	# and words are kept for the log.
 	timeout 180 xl shutdown -w "$n" > "/job/out/$n.shutdown.log" 2>&1
 	rc=$?
-	t=0
-	while xl domid "$n" > /dev/null 2>&1; do
-		t=$((t + 1))
-		if [ $t -ge 1800 ]; then
-			step shutdown=failed xl_rc=$rc; xl destroy "$n"; return 1
-		fi
-		sleep 0.1
-	done
+	if ! gone_within 1800 xl domid "$n"; then
+		step shutdown=failed xl_rc=$rc; xl destroy "$n"; return 1
+	fi
 	step shutdown=ok xl_rc=$rc
 	if ! e2fsck -fn /dev/vdc > "/job/out/$n.fsck.log" 2>&1; then
 		step fsck=failed; return 1
@@ -479,14 +572,9 @@ run_debian_io() {
 		step reboot=failed; xl destroy "$n"; return 1
 	fi
 	step reboot=ok
-	t=0
-	while xl domid "$n" > /dev/null 2>&1; do
-		t=$((t + 1))
-		if [ $t -ge 1800 ]; then
-			step shutdown=failed; xl destroy "$n"; return 1
-		fi
-		sleep 0.1
-	done
+	if ! gone_within 1800 xl domid "$n"; then
+		step shutdown=failed; xl destroy "$n"; return 1
+	fi
 	step shutdown=ok
 	if ! e2fsck -fn /dev/vdc > "/job/out/$n.fsck.log" 2>&1; then
 		step fsck=failed; return 1
@@ -494,53 +582,61 @@ run_debian_io() {
 	step fsck=ok
 }
 
-# run_blkbad NAME CFG TIMEOUT: a busybox domU (pvops.control=1) given,
-# while paused, three vbd devices whose backend is this script, not
-# blkback: it goes InitWait, waits for the frontend's Initialised, then
-# publishes a disk that makes no sense and Connected; the frontend must
-# go Closing.  Then xl shutdown must work.
+# run_bad NAME CFG TIMEOUT KIND: a busybox domU (pvops.control=1) given,
+# while paused, three devices of KIND (vbd or vif) whose backend is this
+# script, not Xen's.  It goes InitWait; a vbd's then waits for the
+# frontend's Initialised and publishes a disk that makes no sense
+# (BLKBAD: device, sector-size, sectors) and Connected; a vif's has
+# offered what NETBAD says from the start (nodes after the device
+# number, comma separated), and the frontend must refuse it before it
+# publishes anything.  Either way the frontend must go Closing, and then
+# xl shutdown must work.
 BLKBAD="51712:3000:2048 51728:512:0 51744:4096:7"
-run_blkbad() {
-	name=$1 cfg=$2 tmo=$3
+NETBAD="0:feature-rx-copy=1,mtu=70000 1:feature-sg=1 2:feature-rx-copy=1,mtu=9000"
+run_bad() {
+	name=$1 cfg=$2 tmo=$3 kind=$4
 	n=$name-a1
 	log=/job/out/console/guest-$n.log
-	step() { say "domu $n blkbad $*"; }
+	if [ "$kind" = vbd ]; then
+		what=blkbad specs=$BLKBAD
+	else
+		what=netbad specs=$NETBAD
+	fi
+	step() { say "domu $n $what $*"; }
 	if ! xl create -q -p "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 		step boot=failed; return 1
 	fi
 	d=$(xl domid "$n")
-	for spec in $BLKBAD; do
+	for spec in $specs; do
 		v=${spec%%:*}
-		fe=/local/domain/$d/device/vbd/$v
+		fe=/local/domain/$d/device/$kind/$v
 		be=/local/domain/0/backend/pvopsbad/$d/$v
 		xenstore-write $fe/backend $be $fe/backend-id 0 $fe/state 1 \
 			$be/frontend $fe $be/frontend-id $d $be/state 1
+		if [ "$kind" = vif ]; then
+			xenstore-write $fe/handle $v $fe/mac 00:16:3e:00:00:0$v
+			for kv in $(echo "${spec#*:}" | tr , ' '); do
+				xenstore-write $be/${kv%%=*} ${kv#*=}
+			done
+		fi
 		xenstore-chmod -r $fe n$d r0
 		xenstore-chmod -r $be n0 r$d
 	done
-	xenstore-chmod /local/domain/$d/device/vbd n0 r$d
+	xenstore-chmod /local/domain/$d/device/$kind n0 r$d
 	xl unpause "$n"
 	step boot=ok domid=$d
-	for spec in $BLKBAD; do
+	for spec in $specs; do
 		v=${spec%%:*} rest=${spec#*:}
-		ss=${rest%%:*} sec=${rest#*:}
-		fe=/local/domain/$d/device/vbd/$v
+		fe=/local/domain/$d/device/$kind/$v
 		be=/local/domain/0/backend/pvopsbad/$d/$v
 		xenstore-write $be/state 2
-		t=0
-		while [ "$(xenstore-read $fe/state 2>/dev/null)" != 3 ]; do
-			t=$((t + 1))
-			[ $t -ge $((tmo * 5)) ] && { step vbd$v=failed frontend_state=$(xenstore-read $fe/state 2>&1); xl destroy "$n"; return 1; }
-			sleep 0.2
-		done
-		xenstore-write $be/sectors $sec $be/info 0 $be/sector-size $ss $be/state 4
-		t=0
-		while [ "$(xenstore-read $fe/state 2>/dev/null)" != 5 ]; do
-			t=$((t + 1))
-			[ $t -ge 150 ] && { step vbd$v=failed frontend_state=$(xenstore-read $fe/state 2>&1); xl destroy "$n"; return 1; }
-			sleep 0.2
-		done
-		step vbd$v=ok
+		if [ "$kind" = vbd ]; then
+			bad_wait_state 3 $((tmo * 5)) || return 1
+			xenstore-write $be/sectors ${rest#*:} $be/info 0 \
+				$be/sector-size ${rest%%:*} $be/state 4
+		fi
+		bad_wait_state 5 $((tmo * 5)) || return 1
+		step $kind$v=ok
 	done
 	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 $((tmo * 10)) ||
 	   ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
@@ -548,6 +644,33 @@ run_blkbad() {
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
 	step shutdown=ok
+}
+
+# bad_wait_state STATE FIFTHS: run_bad's frontend $fe reaches STATE in
+# FIFTHS fifths of a second, or the step fails and the domU goes.
+bad_wait_state() {
+	t=0
+	while [ "$(xenstore-read $fe/state 2>/dev/null)" != $1 ]; do
+		t=$((t + 1))
+		if [ $t -ge $2 ]; then
+			step $kind$v=failed frontend_state=$(xenstore-read $fe/state 2>&1)
+			xl destroy "$n"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# gone_within TENTHS CMD...: true once CMD fails (the thing it asks
+# about is gone), within TENTHS tenths of a second.
+gone_within() {
+	t=$1
+	shift
+	while "$@" > /dev/null 2>&1; do
+		t=$((t - 1))
+		[ $t -gt 0 ] || return 1
+		sleep 0.1
+	done
 }
 
 # wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
@@ -639,7 +762,7 @@ def make_job(jobdir, kernels, assets, domus):
                 shutil.copy(os.path.join(HERE, 'rootfs', h), jobdir)
             with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
                 extra = f'console=hvc0 root=/dev/xvda rootwait rw {s.cmdline}'
-                if s.io:
+                if s.io or s.netio:
                     extra += (' systemd.run="/bin/sh /dev/xvdb" '
                               'systemd.run_success_action=none '
                               'systemd.run_failure_action=none')
@@ -647,16 +770,18 @@ def make_job(jobdir, kernels, assets, domus):
                     type=s.role, kernel=s.kernel, extra=extra,
                     io_disk=", 'format=raw, vdev=xvdb, access=ro, "
                     "script=/job/hotplug-block, target=/dev/loop7'"
-                    if s.io else '',
+                    if s.io or s.netio else '',
                     vif="vif = ['bridge=xenbr0, script=/job/hotplug-vif']\n"
                     if s.net else ''))
-            if s.io:
-                with open(os.path.join(HERE, 'rootfs', 'debian-io.sh'),
+            if s.io or s.netio:
+                what = 'io' if s.io else 'net'
+                with open(os.path.join(HERE, 'rootfs', f'debian-{what}.sh'),
                           'rb') as src:
                     body = src.read()
-                with open(os.path.join(jobdir, 'io-script.img'), 'wb') as dst:
+                with open(os.path.join(jobdir, f'{what}-script.img'),
+                          'wb') as dst:
                     dst.write(body + bytes(65536 - len(body)))
-                script.append(f'run_debian_io {s.name} {s.name}.cfg '
+                script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
                               f'{s.timeout}\n')
                 continue
             script.append(f'run_debian {s.name} {s.name}.cfg {s.timeout}'
@@ -664,7 +789,8 @@ def make_job(jobdir, kernels, assets, domus):
             continue
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
-            cmdline += ' pvops.control=1' if s.control or s.blkbad else ''
+            cmdline += (' pvops.control=1' if s.control or s.blkbad or
+                        s.netbad else '')
             cmdline += ' pvops.xsbench=1' if s.xsbench else ''
             f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
                                     cmdline=cmdline,
@@ -673,8 +799,9 @@ def make_job(jobdir, kernels, assets, domus):
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
             continue
-        if s.blkbad:
-            script.append(f'run_blkbad {s.name} {s.name}.cfg {s.timeout}\n')
+        if s.blkbad or s.netbad:
+            script.append(f'run_bad {s.name} {s.name}.cfg {s.timeout} '
+                          f'{"vbd" if s.blkbad else "vif"}\n')
             continue
         if s.repeat:
             script.append(f'run_repeat {s.name} {s.name}.cfg {s.timeout} '
@@ -834,6 +961,8 @@ def judge_repeat(s, out, serial):
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
 DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'shutdown', 'fsck']
+DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
+                    'shutdown', 'fsck']
 
 
 def fio_rate(text):
@@ -877,6 +1006,25 @@ def judge_debian_io(s, out, serial, steps, console):
     return r
 
 
+def judge_debian_net(s, out, serial, steps, console):
+    """Every step ok, iperf3 figures present, no oops in the guest."""
+    for step in DEBIAN_NET_STEPS:
+        if steps.get(step) != 'ok':
+            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
+                          f' (dom0 log: {serial}; guest: {console})', console)
+    bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*', read(console))
+    if bad:
+        return Result(s, False, f'guest logged: {bad.group(0).strip()}',
+                      console)
+    to, frm = (float(steps[k]) for k in ('to_domu_mbps', 'from_domu_mbps'))
+    r = Result(s, True, f'multi-user in {steps.get("seconds")} s; ping lost '
+               f'0 of 20; iperf3 dom0->domU {to:.0f} Mbit/s, domU->dom0 '
+               f'{frm:.0f} Mbit/s; vif detached, attached, ping lost 0 of '
+               '20; xl shutdown, e2fsck clean', console)
+    r.iperf = (to, frm)
+    return r
+
+
 def judge_debian(s, out, serial):
     """Judge a Debian scenario: every step must have printed ok."""
     name = f'{s.name}-a1'
@@ -887,6 +1035,8 @@ def judge_debian(s, out, serial):
         steps.update(parse_fields(rest))
     if s.io:
         return judge_debian_io(s, out, serial, steps, console)
+    if s.netio:
+        return judge_debian_net(s, out, serial, steps, console)
     for step in DEBIAN_STEPS:
         if step == 'ping' and not s.net:
             continue
@@ -904,37 +1054,48 @@ BLKBAD_LINES = {'51712': r'vbd-51712: backend sector-size 3000',
                 '51744': r'vbd-51744: backend sectors 7'}
 
 
-def judge_blkbad(s, out, serial):
-    """Each bad disk closed with exactly one line; no oops; shutdown."""
+NETBAD_LINES = {'0': r'vif-0: backend mtu 70000',
+                '1': r'vif-1: backend does not copy received packets',
+                '2': r'vif-2: backend mtu 9000'}
+
+
+def judge_bad(s, out, serial):
+    """Each bad device closed with exactly one line; no oops; shutdown."""
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
+    what, kind, lines = (('blkbad', 'vbd', BLKBAD_LINES) if s.blkbad
+                         else ('netbad', 'vif', NETBAD_LINES))
     steps = {}
-    for rest in re.findall(MARK + rf'domu {re.escape(name)} blkbad (.*)',
+    for rest in re.findall(MARK + rf'domu {re.escape(name)} {what} (.*)',
                            read(serial)):
         steps.update(parse_fields(rest))
-    for step in ['boot'] + [f'vbd{v}' for v in BLKBAD_LINES] + ['shutdown']:
+    for step in ['boot'] + [f'{kind}{v}' for v in lines] + ['shutdown']:
         if steps.get(step) != 'ok':
             return Result(s, False, f'{step} {steps.get(step, "not reached")}'
                           f' (dom0 log: {serial})', console)
     text = read(console)
-    for v, pat in BLKBAD_LINES.items():
+    for v, pat in lines.items():
         n = len(re.findall(pat, text))
         if n != 1:
-            return Result(s, False, f'vbd {v}: {n} lines match {pat!r}, '
+            return Result(s, False, f'{kind} {v}: {n} lines match {pat!r}, '
                           'expected 1', console)
     bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*', text)
     if bad:
         return Result(s, False, f'guest logged: {bad.group(0).strip()}',
                       console)
-    return Result(s, True, 'bad sector-size, 0 sectors, partial block: '
-                  'each disk closed with one log line; guest shut down',
+    if s.blkbad:
+        return Result(s, True, 'bad sector-size, 0 sectors, partial block: '
+                      'each disk closed with one log line; guest shut down',
+                      console)
+    return Result(s, True, 'mtu 70000, no rx-copy, mtu 9000 without sg: '
+                  'each vif closed with one log line; guest shut down',
                   console)
 
 
 def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
-    if s.blkbad:
-        return judge_blkbad(s, out, serial)
+    if s.blkbad or s.netbad:
+        return judge_bad(s, out, serial)
     if s.debian:
         return judge_debian(s, out, serial)
     if s.repeat:
@@ -1197,6 +1358,14 @@ def main():
         print(f'harness: xenstore reads/s, ours/ref: '
               f'{rates["xsbench-pvh-ours"]:.0f}/{rates["xsbench-pvh-ref"]:.0f}'
               f' = {rates["xsbench-pvh-ours"] / rates["xsbench-pvh-ref"]:.2f}')
+    ipf = {r.scen.name: r.iperf for r in results
+           if getattr(r, 'iperf', None)}
+    if 'debian-net-pvh-ours' in ipf and 'debian-net-pvh-ref' in ipf:
+        (ot, of), (rt, rf) = (ipf['debian-net-pvh-ours'],
+                              ipf['debian-net-pvh-ref'])
+        print(f'harness: iperf3 ours/ref: dom0->domU {ot:.0f}/{rt:.0f} '
+              f'Mbit/s = {ot / rt:.2f}, domU->dom0 {of:.0f}/{rf:.0f} '
+              f'Mbit/s = {of / rf:.2f}')
     fio = {r.scen.name: r.fio for r in results if getattr(r, 'fio', None)}
     if 'debian-io-pvh-ours' in fio and 'debian-io-pvh-ref' in fio:
         (oi, ob), (ri, rb) = fio['debian-io-pvh-ours'], fio['debian-io-pvh-ref']
