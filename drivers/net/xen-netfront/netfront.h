@@ -31,12 +31,12 @@
 #define NETFRONT_RING_SIZE	256
 
 /*
- * Data slots a packet may take on the transmit ring; one less than every
- * backend must take, leaving room for one slot of extra information.
- * Packets needing more are copied into fresh pages first.
+ * Data slots a packet may take on the transmit ring: as many as every
+ * backend must take (a backend counts the slot of extra information
+ * apart).  Packets needing more are copied into fresh pages first.
  */
-#define NETFRONT_TX_MAX_DATA	(XEN_NETIF_NR_SLOTS_MIN - 1)
-#define NETFRONT_TX_MAX_SLOTS	XEN_NETIF_NR_SLOTS_MIN
+#define NETFRONT_TX_MAX_DATA	XEN_NETIF_NR_SLOTS_MIN
+#define NETFRONT_TX_MAX_SLOTS	(NETFRONT_TX_MAX_DATA + 1)
 
 /* Queues by default, at most one a CPU. */
 #define NETFRONT_MAX_QUEUES	8

@@ -13,7 +13,7 @@
  *
  * The queue is stopped while a packet of the most slots might not fit,
  * and woken by the collection of responses, which run in the queue's
- * NAPI poll.  A response is copied out of the ring before use; an id
+ * NAPI poll and after each packet sent.  A response is copied out of the ring before use; an id
  * that is out of range or not in flight, or a grant the backend still
  * maps, marks the device broken.
  *
@@ -210,6 +210,81 @@ static void netfront_tx_post(struct netfront_queue *q, struct sk_buff *skb,
 	}
 }
 
+/* One slot answered; false when the answer broke the protocol. */
+static bool netfront_tx_done(struct netfront_queue *q, u16 id, s16 status)
+{
+	struct netfront_tx_slot *s;
+
+	if (id >= NETFRONT_RING_SIZE ||
+	    q->tx_slot[id].gref == INVALID_GRANT_REF) {
+		netfront_broken(q->nf, "transmit response for id", id);
+		return false;
+	}
+	s = &q->tx_slot[id];
+	if (!gnttab_end_foreign_access_ref(s->gref)) {
+		netfront_broken(q->nf, "still maps the page of transmit id", id);
+		return false;
+	}
+	gnttab_release_grant_reference(&q->tx_grefs, s->gref);
+	s->gref = INVALID_GRANT_REF;
+	if (status != NETIF_RSP_OKAY) {
+		u64_stats_update_begin(&q->tx_stats.syncp);
+		u64_stats_inc(&q->tx_stats.errors);
+		u64_stats_update_end(&q->tx_stats.syncp);
+	}
+	if (s->skb)
+		dev_consume_skb_any(s->skb);
+	if (s->page)
+		__free_page(s->page);
+	s->skb = NULL;
+	s->page = NULL;
+	s->next = q->tx_free;
+	q->tx_free = id;
+	q->tx_nr_free++;
+	return true;
+}
+
+/* netfront_tx_collect() with the queue's tx_lock held. */
+static bool __netfront_tx_collect(struct netfront_queue *q)
+{
+	struct netfront_info *nf = q->nf;
+	struct netif_tx_sring *sring = q->tx_sring;
+	bool work = false;
+	int n;
+
+	lockdep_assert_held(&q->tx_lock);
+	do {
+		RING_IDX prod = READ_ONCE(sring->rsp_prod);
+
+		virt_rmb();	/* the index, then the responses */
+		n = xen_ring_new_responses(&q->tx, prod);
+		if (n < 0) {
+			netfront_broken(nf, "transmit response producer", prod);
+			return work;
+		}
+		for (; n > 0; n--) {
+			const struct netif_tx_response *r;
+			s16 status;
+			u16 id;
+
+			r = &sring->ring[xen_ring_slot(&q->tx, q->tx.rsp_cons++)].rsp;
+			id = READ_ONCE(r->id);
+			status = READ_ONCE(r->status);
+			work = true;
+			/* Slots of extra information: no id to check. */
+			if (status == NETIF_RSP_NULL)
+				continue;
+			if (!netfront_tx_done(q, id, status))
+				return work;
+		}
+	} while (xen_ring_final_check_responses(&q->tx, &sring->rsp_event,
+						&sring->rsp_prod));
+
+	if (netfront_tx_room(q) && !READ_ONCE(nf->broken))
+		netif_tx_wake_queue(netdev_get_tx_queue(nf->netdev, q->id));
+	return work;
+}
+
 /**
  * netfront_start_xmit() - ndo_start_xmit
  * @skb: the packet
@@ -278,6 +353,12 @@ netdev_tx_t netfront_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	u64_stats_inc(&q->tx_stats.packets);
 	u64_stats_add(&q->tx_stats.bytes, len);
 	u64_stats_update_end(&q->tx_stats.syncp);
+	/*
+	 * Free what the backend is done with now rather than at its next
+	 * event: the stack holds back a socket's data until its earlier
+	 * packets are freed.
+	 */
+	__netfront_tx_collect(q);
 	if (!netfront_tx_room(q))
 		netif_tx_stop_queue(netdev_get_tx_queue(dev, qid));
 	spin_unlock_irqrestore(&q->tx_lock, flags);
@@ -292,40 +373,6 @@ drop:
 	return NETDEV_TX_OK;
 }
 
-/* One slot answered; false when the answer broke the protocol. */
-static bool netfront_tx_done(struct netfront_queue *q, u16 id, s16 status)
-{
-	struct netfront_tx_slot *s;
-
-	if (id >= NETFRONT_RING_SIZE ||
-	    q->tx_slot[id].gref == INVALID_GRANT_REF) {
-		netfront_broken(q->nf, "transmit response for id", id);
-		return false;
-	}
-	s = &q->tx_slot[id];
-	if (!gnttab_end_foreign_access_ref(s->gref)) {
-		netfront_broken(q->nf, "still maps the page of transmit id", id);
-		return false;
-	}
-	gnttab_release_grant_reference(&q->tx_grefs, s->gref);
-	s->gref = INVALID_GRANT_REF;
-	if (status != NETIF_RSP_OKAY) {
-		u64_stats_update_begin(&q->tx_stats.syncp);
-		u64_stats_inc(&q->tx_stats.errors);
-		u64_stats_update_end(&q->tx_stats.syncp);
-	}
-	if (s->skb)
-		dev_consume_skb_any(s->skb);
-	if (s->page)
-		__free_page(s->page);
-	s->skb = NULL;
-	s->page = NULL;
-	s->next = q->tx_free;
-	q->tx_free = id;
-	q->tx_nr_free++;
-	return true;
-}
-
 /**
  * netfront_tx_collect() - take the backend's transmit responses
  * @q: the queue
@@ -337,43 +384,11 @@ static bool netfront_tx_done(struct netfront_queue *q, u16 id, s16 status)
  */
 bool netfront_tx_collect(struct netfront_queue *q)
 {
-	struct netfront_info *nf = q->nf;
-	struct netif_tx_sring *sring = q->tx_sring;
 	unsigned long flags;
-	bool work = false;
-	int n;
+	bool work;
 
 	spin_lock_irqsave(&q->tx_lock, flags);
-	do {
-		RING_IDX prod = READ_ONCE(sring->rsp_prod);
-
-		virt_rmb();	/* the index, then the responses */
-		n = xen_ring_new_responses(&q->tx, prod);
-		if (n < 0) {
-			netfront_broken(nf, "transmit response producer", prod);
-			goto out;
-		}
-		for (; n > 0; n--) {
-			const struct netif_tx_response *r;
-			s16 status;
-			u16 id;
-
-			r = &sring->ring[xen_ring_slot(&q->tx, q->tx.rsp_cons++)].rsp;
-			id = READ_ONCE(r->id);
-			status = READ_ONCE(r->status);
-			work = true;
-			/* Slots of extra information: no id to check. */
-			if (status == NETIF_RSP_NULL)
-				continue;
-			if (!netfront_tx_done(q, id, status))
-				goto out;
-		}
-	} while (xen_ring_final_check_responses(&q->tx, &sring->rsp_event,
-						&sring->rsp_prod));
-
-	if (netfront_tx_room(q) && !READ_ONCE(nf->broken))
-		netif_tx_wake_queue(netdev_get_tx_queue(nf->netdev, q->id));
-out:
+	work = __netfront_tx_collect(q);
 	spin_unlock_irqrestore(&q->tx_lock, flags);
 	return work;
 }
