@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private interface between the two halves of blkfront.
+ * Private interface between the parts of blkfront.
  *
  * blkfront_xenbus.c owns the device's life: it reads what the backend
- * offers once, into struct blkfront_features, sets up the ring and the
- * disk, and takes them down.  blkfront_io.c owns the data path: blk-mq
- * requests onto the ring, responses (checked) back to blk-mq.
+ * offers once, into struct blkfront_features, has the rings set up and
+ * the disk added, and takes them down.  blkfront_ring.c owns each ring:
+ * its pages, event channel, shadow table and persistent grants.
+ * blkfront_io.c owns the data path (blk-mq requests onto a ring, checked
+ * responses back to blk-mq) and the disk.
  *
- * Lock order: the driver core's device lock -> blkfront_info.lock
- * (spinlock, irqsave: the ring, the shadow table, the broken flag).
+ * Lock order: the driver core's device lock -> blkfront_ring.lock
+ * (spinlock, irqsave: one ring, its shadows and its persistent grants).
+ * No two ring locks are ever held together.
  */
 #ifndef _XEN_BLKFRONT_H
 #define _XEN_BLKFRONT_H
 
 #include <linux/bits.h>
 #include <linux/blk-mq.h>
+#include <linux/interrupt.h>
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -28,14 +32,15 @@
 #define XEN_BLKFRONT_MINORS	16
 
 /*
- * Up to 4 ring pages (128 requests in flight) and, when the backend takes
- * indirect requests, up to 128 segments (512 KiB) a request: one page of
- * segment descriptors.
+ * Up to 4 pages a ring (128 requests in flight) and, when the backend
+ * takes indirect requests, up to 128 segments (512 KiB) a request: one
+ * page of segment descriptors.  Up to 8 rings, at most one a CPU.
  */
 #define BLKFRONT_MAX_RING_ORDER	2
 #define BLKFRONT_MAX_RING_PAGES	BIT(BLKFRONT_MAX_RING_ORDER)
 #define BLKFRONT_MAX_SEGS	128
 #define BLKFRONT_SEGS_PER_PAGE	(PAGE_SIZE / sizeof(struct blkif_request_segment))
+#define BLKFRONT_MAX_QUEUES	8
 
 /**
  * struct blkfront_features - what the backend offered, read once at connect
@@ -43,6 +48,8 @@
  * @sector_size: its logical block size
  * @info: VDISK_* bits
  * @flush: it takes BLKIF_OP_FLUSH_DISKCACHE
+ * @persistent: it keeps grants mapped: data goes through pages granted
+ *	once (struct blkfront_pgrant), copied in and out
  * @max_segs: segments we send in one request (more than
  *	BLKIF_MAX_SEGMENTS_PER_REQUEST: indirect requests)
  */
@@ -51,7 +58,22 @@ struct blkfront_features {
 	unsigned int sector_size;
 	unsigned int info;
 	bool flush;
+	bool persistent;
 	unsigned int max_segs;
+};
+
+/**
+ * struct blkfront_pgrant - a page granted to the backend for good
+ * @page: the page
+ * @gref: its grant, writable
+ * @next: the next free one
+ * @all: the next of the ring's, free or not
+ */
+struct blkfront_pgrant {
+	struct page *page;
+	grant_ref_t gref;
+	struct blkfront_pgrant *next;
+	struct blkfront_pgrant *all;
 };
 
 /**
@@ -60,19 +82,61 @@ struct blkfront_features {
  * @op: the ring operation sent
  * @inner_op: for BLKIF_OP_INDIRECT, the read or write it carries (which
  *	blkback echoes in the response instead)
+ * @nseg: segments in @sg
  * @nr_grefs: grants in @grefs
- * @grefs: the grants of its pages, then of its descriptor page
+ * @grefs: without persistent grants, those of its pages, then of its
+ *	descriptor page
+ * @pg: with persistent grants, the granted page standing in for each
+ *	segment
  * @sg: its scatterlist
  * @desc: the page of segment descriptors of an indirect request
+ * @desc_gref: with persistent grants, @desc's grant, kept for good
  */
 struct blkfront_shadow {
 	struct request *rq;
 	u8 op;
 	u8 inner_op;
+	unsigned int nseg;
 	unsigned int nr_grefs;
 	grant_ref_t *grefs;
+	struct blkfront_pgrant **pg;
 	struct scatterlist *sg;
 	struct blkif_request_segment *desc;
+	grant_ref_t desc_gref;
+};
+
+struct blkfront_info;
+
+/**
+ * struct blkfront_ring - one ring and its event channel: one blk-mq queue
+ * @info: its disk
+ * @id: its number
+ * @lock: see the top of this file
+ * @fr: our view of the ring
+ * @sring: the shared ring
+ * @ring_ref: the grants of its pages
+ * @port: its event channel
+ * @irq: the channel's irq (0 when unbound)
+ * @shadow: the requests in flight, indexed by blk-mq tag (the ring id)
+ * @pg_free: persistently granted pages not in use
+ * @pg_all: all of them
+ * @pg_count: how many there are
+ * @pg_max: how many there may be
+ */
+struct blkfront_ring {
+	struct blkfront_info *info;
+	unsigned int id;
+	spinlock_t lock;	/* see the top of this file */
+	struct xen_front_ring fr;
+	struct blkif_sring *sring;
+	grant_ref_t ring_ref[BLKFRONT_MAX_RING_PAGES];
+	evtchn_port_t port;
+	int irq;
+	struct blkfront_shadow *shadow;
+	struct blkfront_pgrant *pg_free;
+	struct blkfront_pgrant *pg_all;
+	unsigned int pg_count;
+	unsigned int pg_max;
 };
 
 /**
@@ -80,45 +144,52 @@ struct blkfront_shadow {
  * @xdev: its xenbus device
  * @vdev: the virtual device number from its node name
  * @index: the disk's index (xvda is 0)
- * @lock: see the top of this file
- * @fr: our view of the ring
- * @ring_pages: pages of the shared ring
- * @sring: the shared ring
- * @ring_ref: their grants
- * @port: its event channel
- * @irq: the channel's irq (0 when unbound)
- * @broken: the backend sent something invalid; no more I/O
+ * @flags: BLKFRONT_BROKEN once the backend sent something invalid: no
+ *	more I/O
+ * @ring_pages: pages of each ring
+ * @nr_rings: its rings, one per blk-mq hardware queue
+ * @rings: them
  * @feat: the backend's offer
  * @tag_set: blk-mq tags, one per ring slot
  * @disk: the disk, once connected
- * @shadow: the requests in flight, indexed by blk-mq tag (the ring id),
- *	one per ring entry
  * @close_work: closes the device from process context
  */
 struct blkfront_info {
 	struct xenbus_device *xdev;
 	u32 vdev;
 	unsigned int index;
-	spinlock_t lock;	/* see the top of this file */
-	struct xen_front_ring fr;
+	unsigned long flags;
 	unsigned int ring_pages;
-	struct blkif_sring *sring;
-	grant_ref_t ring_ref[BLKFRONT_MAX_RING_PAGES];
-	evtchn_port_t port;
-	int irq;
-	bool broken;
+	unsigned int nr_rings;
+	struct blkfront_ring *rings;
 	struct blkfront_features feat;
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
-	struct blkfront_shadow *shadow;
 	struct work_struct close_work;
 };
 
-int blkfront_ring_connect(struct blkfront_info *info, unsigned int order);
-void blkfront_ring_disconnect(struct blkfront_info *info);
+#define BLKFRONT_BROKEN	0
+
+static inline bool blkfront_is_broken(const struct blkfront_info *info)
+{
+	return test_bit(BLKFRONT_BROKEN, &info->flags);
+}
+
+/* blkfront_ring.c */
+int blkfront_rings_connect(struct blkfront_info *info, unsigned int nr_rings,
+			   unsigned int order);
+void blkfront_rings_disconnect(struct blkfront_info *info);
+int blkfront_shadows_alloc(struct blkfront_info *info);
+void blkfront_shadows_free(struct blkfront_info *info);
+struct blkfront_pgrant *blkfront_pgrant_get(struct blkfront_ring *ring);
+void blkfront_pgrant_put(struct blkfront_ring *ring, struct blkfront_pgrant *pg);
+
+/* blkfront_io.c */
+irqreturn_t blkfront_interrupt(int irq, void *data);
 int blkfront_disk_create(struct blkfront_info *info);
 void blkfront_disk_destroy(struct blkfront_info *info);
-void blkfront_broken(struct blkfront_info *info, const char *why,
+void blkfront_fail_inflight(struct blkfront_info *info);
+void blkfront_broken(struct blkfront_ring *ring, const char *why,
 		     unsigned long long val);
 
 #endif /* _XEN_BLKFRONT_H */

@@ -3,20 +3,26 @@
  * blkfront's data path: blk-mq requests onto the shared ring, the
  * backend's responses back to blk-mq.
  *
- * Each request takes one ring slot, its blk-mq tag, which is also the id
- * the response must echo.  Its pages are granted to the backend for the
- * request's life only: read-only for a write, writable for a read.
+ * Each blk-mq hardware queue has a ring of its own (blkfront_ring.c).
+ * Each request takes one slot of it, its blk-mq tag, which is also the
+ * id the response must echo.  Without persistent grants, its pages are
+ * granted to the backend for the request's life only: read-only for a
+ * write, writable for a read.  With them, each segment goes through one
+ * of the ring's persistently granted pages instead, at the same offset:
+ * copied there before a write is sent, copied back when a read is done.
  *
  * Nothing the backend writes is trusted: the response producer index may
  * not claim more responses than requests in flight, and each response is
  * copied out of the ring before its id, operation and status are looked
  * at.  Anything else marks the disk broken (no more I/O), logs one line
- * and closes the device.
+ * and closes the device; the requests then still in flight are failed
+ * when it closes.
  *
- * Locking: blkfront_info.lock (see blkfront.h); requests are ended after
+ * Locking: blkfront_ring.lock (see blkfront.h); requests are ended after
  * it is dropped, since ending one may submit another.
  */
 #include <linux/blk-mq.h>
+#include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -27,38 +33,67 @@
 
 /**
  * blkfront_broken() - the backend broke the protocol: stop and close
- * @info: the disk
- * @why: what it did, a printf format taking @val
+ * @ring: the ring it broke it on, its lock held
+ * @why: what it did
  * @val: the offending value
  *
- * Called with the lock held.  Only the first call logs.
+ * Only the first call for a disk logs.
  */
-void blkfront_broken(struct blkfront_info *info, const char *why,
+void blkfront_broken(struct blkfront_ring *ring, const char *why,
 		     unsigned long long val)
 {
-	lockdep_assert_held(&info->lock);
-	if (info->broken)
+	struct blkfront_info *info = ring->info;
+
+	lockdep_assert_held(&ring->lock);
+	if (test_and_set_bit(BLKFRONT_BROKEN, &info->flags))
 		return;
-	info->broken = true;
-	dev_err(&info->xdev->dev, "backend %s: %s %llu; closing\n",
-		info->xdev->otherend, why, val);
+	dev_err(&info->xdev->dev, "backend %s: %s %llu on ring %u; closing\n",
+		info->xdev->otherend, why, val, ring->id);
 	schedule_work(&info->close_work);
 }
 
-/* Take back a request's grants; false if the backend still maps one. */
-static bool blkfront_ungrant(struct blkfront_shadow *s)
+static bool blkfront_is_read(const struct blkfront_shadow *s)
 {
+	return s->op == BLKIF_OP_READ ||
+	       (s->op == BLKIF_OP_INDIRECT && s->inner_op == BLKIF_OP_READ);
+}
+
+/*
+ * Take a request's pages back: end its grants, or hand its persistently
+ * granted pages back to the ring, first copying a read's data out of
+ * them when @copy.  False if the backend still maps a page of ours.
+ */
+static bool blkfront_unmap(struct blkfront_ring *ring,
+			   struct blkfront_shadow *s, bool copy)
+{
+	struct scatterlist *sg;
 	bool ok = true;
 	unsigned int i;
 
-	for (i = 0; i < s->nr_grefs; i++) {
-		if (gnttab_end_foreign_access_ref(s->grefs[i]))
-			gnttab_free_grant_reference(s->grefs[i]);
-		else
-			ok = false;	/* the reference stays taken */
+	if (!s->pg) {
+		for (i = 0; i < s->nr_grefs; i++) {
+			if (gnttab_end_foreign_access_ref(s->grefs[i]))
+				gnttab_free_grant_reference(s->grefs[i]);
+			else
+				ok = false;	/* the reference stays taken */
+		}
+		s->nr_grefs = 0;
+		return ok;
 	}
-	s->nr_grefs = 0;
-	return ok;
+	for_each_sg(s->sg, sg, s->nseg, i) {
+		struct blkfront_pgrant *pg = s->pg[i];
+
+		if (!pg)
+			break;
+		if (copy)
+			memcpy_to_page(sg_page(sg), sg->offset,
+				       page_address(pg->page) + sg->offset,
+				       sg->length);
+		blkfront_pgrant_put(ring, pg);
+		s->pg[i] = NULL;
+	}
+	s->nseg = 0;
+	return true;
 }
 
 static blk_status_t blkfront_rsp_status(s16 status)
@@ -80,10 +115,11 @@ static blk_status_t blkfront_rsp_status(s16 status)
  * Take up to BLKFRONT_BATCH checked responses off the ring into @done.
  * Returns how many; *@more says whether to come back for others.
  */
-static unsigned int blkfront_collect(struct blkfront_info *info,
+static unsigned int blkfront_collect(struct blkfront_ring *ring,
 				     struct request **done, blk_status_t *sts,
 				     bool *more, unsigned int *eoi)
 {
+	struct blkfront_info *info = ring->info;
 	struct blkif_response rsp;
 	struct blkfront_shadow *s;
 	unsigned int ndone = 0;
@@ -91,23 +127,23 @@ static unsigned int blkfront_collect(struct blkfront_info *info,
 	int n;
 
 	*more = false;
-	if (!info->sring || info->broken)
+	if (!ring->sring || blkfront_is_broken(info))
 		return 0;
 	do {
-		rp = READ_ONCE(info->sring->rsp_prod);
+		rp = READ_ONCE(ring->sring->rsp_prod);
 		virt_rmb();	/* the index, then the responses */
-		n = xen_ring_new_responses(&info->fr, rp);
+		n = xen_ring_new_responses(&ring->fr, rp);
 		if (n < 0) {
-			blkfront_broken(info, "claims responses up to index",
+			blkfront_broken(ring, "claims responses up to index",
 					rp);
 			return ndone;
 		}
 		if (n)
 			*eoi = 0;
 		while (n--) {
-			unsigned int slot = xen_ring_slot(&info->fr,
-							  info->fr.rsp_cons);
-			struct blkif_response *r = &info->sring->ring[slot].rsp;
+			unsigned int slot = xen_ring_slot(&ring->fr,
+							  ring->fr.rsp_cons);
+			struct blkif_response *r = &ring->sring->ring[slot].rsp;
 
 			if (ndone == BLKFRONT_BATCH) {
 				*more = true;
@@ -117,25 +153,27 @@ static unsigned int blkfront_collect(struct blkfront_info *info,
 			rsp.id = READ_ONCE(r->id);
 			rsp.operation = READ_ONCE(r->operation);
 			rsp.status = READ_ONCE(r->status);
-			info->fr.rsp_cons++;
+			ring->fr.rsp_cons++;
 
-			if (rsp.id >= info->fr.nr_ents ||
-			    !info->shadow[rsp.id].rq) {
-				blkfront_broken(info, "answered unknown id",
+			if (rsp.id >= ring->fr.nr_ents ||
+			    !ring->shadow[rsp.id].rq) {
+				blkfront_broken(ring, "answered unknown id",
 						rsp.id);
 				return ndone;
 			}
-			s = &info->shadow[rsp.id];
+			s = &ring->shadow[rsp.id];
 			if (rsp.operation != s->op &&
 			    !(s->op == BLKIF_OP_INDIRECT &&
 			      rsp.operation == s->inner_op)) {
-				blkfront_broken(info, "answered with operation",
+				blkfront_broken(ring, "answered with operation",
 						rsp.operation);
 				return ndone;
 			}
-			if (!blkfront_ungrant(s)) {
+			if (!blkfront_unmap(ring, s,
+					    rsp.status == BLKIF_RSP_OKAY &&
+					    blkfront_is_read(s))) {
 				/* The pages are not ours again: never end it. */
-				blkfront_broken(info, "still maps the pages of id",
+				blkfront_broken(ring, "still maps the pages of id",
 						rsp.id);
 				return ndone;
 			}
@@ -147,15 +185,23 @@ static unsigned int blkfront_collect(struct blkfront_info *info,
 			ndone++;
 			s->rq = NULL;
 		}
-	} while (xen_ring_final_check_responses(&info->fr,
-						&info->sring->rsp_event,
-						&info->sring->rsp_prod));
+	} while (xen_ring_final_check_responses(&ring->fr,
+						&ring->sring->rsp_event,
+						&ring->sring->rsp_prod));
 	return ndone;
 }
 
-static irqreturn_t blkfront_interrupt(int irq, void *data)
+/**
+ * blkfront_interrupt() - a ring's event: end the requests it answered
+ * @irq: the ring's irq
+ * @data: the ring
+ *
+ * Return: IRQ_HANDLED.
+ */
+irqreturn_t blkfront_interrupt(int irq, void *data)
 {
-	struct blkfront_info *info = data;
+	struct blkfront_ring *ring = data;
+	struct blkfront_info *info = ring->info;
 	struct request *done[BLKFRONT_BATCH];
 	blk_status_t sts[BLKFRONT_BATCH];
 	unsigned int ndone, i, eoi = XEN_EOI_FLAG_SPURIOUS;
@@ -163,9 +209,9 @@ static irqreturn_t blkfront_interrupt(int irq, void *data)
 	bool more, ended = false;
 
 	do {
-		spin_lock_irqsave(&info->lock, flags);
-		ndone = blkfront_collect(info, done, sts, &more, &eoi);
-		spin_unlock_irqrestore(&info->lock, flags);
+		spin_lock_irqsave(&ring->lock, flags);
+		ndone = blkfront_collect(ring, done, sts, &more, &eoi);
+		spin_unlock_irqrestore(&ring->lock, flags);
 		for (i = 0; i < ndone; i++)
 			blk_mq_end_request(done[i], sts[i]);
 		ended |= ndone;
@@ -182,10 +228,12 @@ static irqreturn_t blkfront_interrupt(int irq, void *data)
  * array, or the descriptor page of an indirect one).  Returns the number
  * of segments, or a negative errno.
  */
-static int blkfront_map(struct blkfront_info *info, struct blkfront_shadow *s,
+static int blkfront_map(struct blkfront_ring *ring, struct blkfront_shadow *s,
 			struct request *rq, struct blkif_request_segment *segs)
 {
+	struct blkfront_info *info = ring->info;
 	bool write = rq_data_dir(rq) == WRITE;
+	struct blkfront_pgrant *pg;
 	struct scatterlist *sg;
 	unsigned int i, nseg;
 	int ref;
@@ -193,17 +241,31 @@ static int blkfront_map(struct blkfront_info *info, struct blkfront_shadow *s,
 	nseg = blk_rq_map_sg(rq->q, rq, s->sg);
 	if (WARN_ON_ONCE(nseg > info->feat.max_segs))
 		return -EIO;
+	s->nseg = nseg;
 	for_each_sg(s->sg, sg, nseg, i) {
 		unsigned int off = sg->offset, len = sg->length;
 
-		ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
-						  xen_page_to_gfn(sg_page(sg)),
-						  write);
-		if (ref < 0) {
-			blkfront_ungrant(s);
-			return ref;
+		if (s->pg) {
+			pg = blkfront_pgrant_get(ring);
+			if (!pg) {
+				blkfront_unmap(ring, s, false);
+				return -ENOMEM;
+			}
+			s->pg[i] = pg;
+			ref = pg->gref;
+			if (write)
+				memcpy_from_page(page_address(pg->page) + off,
+						 sg_page(sg), off, len);
+		} else {
+			ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
+							  xen_page_to_gfn(sg_page(sg)),
+							  write);
+			if (ref < 0) {
+				blkfront_unmap(ring, s, false);
+				return ref;
+			}
+			s->grefs[s->nr_grefs++] = ref;
 		}
-		s->grefs[s->nr_grefs++] = ref;
 		segs[i] = (struct blkif_request_segment) {
 			.gref = ref,
 			.first_sect = off >> SECTOR_SHIFT,
@@ -214,17 +276,18 @@ static int blkfront_map(struct blkfront_info *info, struct blkfront_shadow *s,
 }
 
 /* Fill ring slot @slot for a read or write; 0 or a blk_status_t. */
-static blk_status_t blkfront_rw(struct blkfront_info *info,
+static blk_status_t blkfront_rw(struct blkfront_ring *ring,
 				struct blkfront_shadow *s, struct request *rq,
 				union blkif_sring_entry *slot)
 {
+	struct blkfront_info *info = ring->info;
 	u8 op = rq_data_dir(rq) == WRITE ? BLKIF_OP_WRITE : BLKIF_OP_READ;
 	struct blkif_request_indirect ind = {};
 	struct blkif_request req = {};
 	int nseg, ref;
 
 	if (blk_rq_nr_phys_segments(rq) <= BLKIF_MAX_SEGMENTS_PER_REQUEST) {
-		nseg = blkfront_map(info, s, rq, req.seg);
+		nseg = blkfront_map(ring, s, rq, req.seg);
 		if (nseg < 0)
 			return nseg == -EIO ? BLK_STS_IOERR : BLK_STS_RESOURCE;
 		req.operation = op;
@@ -238,16 +301,19 @@ static blk_status_t blkfront_rw(struct blkfront_info *info,
 	}
 
 	/* Indirect: the segments go in the descriptor page, granted too. */
-	nseg = blkfront_map(info, s, rq, s->desc);
+	nseg = blkfront_map(ring, s, rq, s->desc);
 	if (nseg < 0)
 		return nseg == -EIO ? BLK_STS_IOERR : BLK_STS_RESOURCE;
-	ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
-					  virt_to_gfn(s->desc), 1);
-	if (ref < 0) {
-		blkfront_ungrant(s);
-		return BLK_STS_RESOURCE;
+	ref = s->desc_gref;
+	if (ref == INVALID_GRANT_REF) {
+		ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
+						  virt_to_gfn(s->desc), 1);
+		if (ref < 0) {
+			blkfront_unmap(ring, s, false);
+			return BLK_STS_RESOURCE;
+		}
+		s->grefs[s->nr_grefs++] = ref;
 	}
-	s->grefs[s->nr_grefs++] = ref;
 	ind.operation = BLKIF_OP_INDIRECT;
 	ind.indirect_op = op;
 	ind.nr_segments = nseg;
@@ -264,7 +330,8 @@ static blk_status_t blkfront_rw(struct blkfront_info *info,
 static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 				      const struct blk_mq_queue_data *bd)
 {
-	struct blkfront_info *info = hctx->queue->queuedata;
+	struct blkfront_ring *ring = hctx->driver_data;
+	struct blkfront_info *info = ring->info;
 	struct request *rq = bd->rq;
 	union blkif_sring_entry *slot;
 	struct blkfront_shadow *s;
@@ -273,29 +340,29 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 	bool notify;
 
 	blk_mq_start_request(rq);
-	spin_lock_irqsave(&info->lock, flags);
-	if (info->broken || !info->sring) {
+	spin_lock_irqsave(&ring->lock, flags);
+	if (blkfront_is_broken(info) || !ring->sring) {
 		sts = BLK_STS_IOERR;
 		goto out;
 	}
-	if (!xen_ring_free_requests(&info->fr)) {
+	if (!xen_ring_free_requests(&ring->fr)) {
 		blk_mq_stop_hw_queue(hctx);
 		sts = BLK_STS_DEV_RESOURCE;
 		goto out;
 	}
-	s = &info->shadow[rq->tag];
+	s = &ring->shadow[rq->tag];
 	if (WARN_ON_ONCE(s->rq)) {
 		sts = BLK_STS_IOERR;
 		goto out;
 	}
-	slot = &info->sring->ring[xen_ring_slot(&info->fr,
-						info->fr.req_prod_pvt)];
+	slot = &ring->sring->ring[xen_ring_slot(&ring->fr,
+						ring->fr.req_prod_pvt)];
 
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
 		if (!info->feat.flush) {
 			/* Nothing cached to flush. */
-			spin_unlock_irqrestore(&info->lock, flags);
+			spin_unlock_irqrestore(&ring->lock, flags);
 			blk_mq_end_request(rq, BLK_STS_OK);
 			return BLK_STS_OK;
 		}
@@ -306,10 +373,11 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 			.sector_number = blk_rq_pos(rq),
 		};
 		s->op = BLKIF_OP_FLUSH_DISKCACHE;
+		s->nseg = 0;
 		break;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		sts = blkfront_rw(info, s, rq, slot);
+		sts = blkfront_rw(ring, s, rq, slot);
 		if (sts)
 			goto out;
 		break;
@@ -318,133 +386,37 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 		goto out;
 	}
 	s->rq = rq;
-	info->fr.req_prod_pvt++;
-	notify = xen_ring_push_requests(&info->fr, &info->sring->req_prod,
-					&info->sring->req_event);
-	spin_unlock_irqrestore(&info->lock, flags);
+	ring->fr.req_prod_pvt++;
+	notify = xen_ring_push_requests(&ring->fr, &ring->sring->req_prod,
+					&ring->sring->req_event);
+	spin_unlock_irqrestore(&ring->lock, flags);
 	if (notify)
-		notify_remote_via_irq(info->irq);
+		notify_remote_via_irq(ring->irq);
 	return BLK_STS_OK;
 out:
-	spin_unlock_irqrestore(&info->lock, flags);
+	spin_unlock_irqrestore(&ring->lock, flags);
 	return sts;
+}
+
+static int blkfront_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			      unsigned int index)
+{
+	struct blkfront_info *info = data;
+
+	if (WARN_ON_ONCE(index >= info->nr_rings))
+		return -EINVAL;
+	hctx->driver_data = &info->rings[index];
+	return 0;
 }
 
 static const struct blk_mq_ops blkfront_mq_ops = {
 	.queue_rq = blkfront_queue_rq,
+	.init_hctx = blkfront_init_hctx,
 };
 
 static const struct block_device_operations blkfront_fops = {
 	.owner = THIS_MODULE,
 };
-
-/**
- * blkfront_ring_connect() - share a fresh ring and its event channel
- * @info: the disk
- * @order: the ring has 2^@order pages
- *
- * Return: 0 or a negative errno (the device is closed, nothing is left).
- */
-int blkfront_ring_connect(struct blkfront_info *info, unsigned int order)
-{
-	struct xenbus_device *xdev = info->xdev;
-	void *ring;
-	int rc;
-
-	info->ring_pages = 1U << order;
-	rc = xenbus_setup_ring(xdev, GFP_KERNEL, &ring, info->ring_pages,
-			       info->ring_ref);
-	if (rc)
-		return rc;
-	info->sring = ring;
-	/* Both ends want an event at the first entry. */
-	info->sring->req_event = 1;
-	info->sring->rsp_event = 1;
-	info->fr = (struct xen_front_ring) {
-		.nr_ents = XEN_SRING_ENTRIES(blkif,
-					     info->ring_pages * XEN_PAGE_SIZE),
-	};
-
-	rc = xenbus_alloc_evtchn(xdev, &info->port);
-	if (rc)
-		goto fail;
-	rc = bind_evtchn_to_irqhandler_lateeoi(info->port, blkfront_interrupt,
-					       0, "blkif", info);
-	if (rc < 0) {
-		xenbus_free_evtchn(xdev, info->port);
-		xenbus_dev_fatal(xdev, rc, "binding the event channel");
-		goto fail;
-	}
-	info->irq = rc;
-	return 0;
-fail:
-	xenbus_teardown_ring((void **)&info->sring, info->ring_pages,
-			     info->ring_ref);
-	return rc;
-}
-
-/**
- * blkfront_ring_disconnect() - take the ring and the channel back
- * @info: the disk, with no request in flight that could still end
- */
-void blkfront_ring_disconnect(struct blkfront_info *info)
-{
-	unsigned long flags;
-	void *ring;
-
-	if (info->irq > 0)
-		unbind_from_irqhandler(info->irq, info);
-	info->irq = 0;
-	spin_lock_irqsave(&info->lock, flags);
-	ring = info->sring;
-	info->sring = NULL;
-	spin_unlock_irqrestore(&info->lock, flags);
-	if (ring)
-		xenbus_teardown_ring(&ring, info->ring_pages, info->ring_ref);
-}
-
-static void blkfront_free_shadows(struct blkfront_info *info)
-{
-	unsigned int i;
-
-	if (!info->shadow)
-		return;
-	for (i = 0; i < info->fr.nr_ents; i++) {
-		kfree(info->shadow[i].sg);
-		kfree(info->shadow[i].grefs);
-		free_page((unsigned long)info->shadow[i].desc);
-	}
-	kvfree(info->shadow);
-	info->shadow = NULL;
-}
-
-/* A shadow per ring entry, sized for the segments a request may have. */
-static int blkfront_alloc_shadows(struct blkfront_info *info)
-{
-	unsigned int i, segs = info->feat.max_segs;
-	struct blkfront_shadow *s;
-
-	/* An indirect request's descriptors fit one page. */
-	BUILD_BUG_ON(BLKFRONT_MAX_SEGS > BLKFRONT_SEGS_PER_PAGE);
-	info->shadow = kvcalloc(info->fr.nr_ents, sizeof(*info->shadow),
-				GFP_KERNEL);
-	if (!info->shadow)
-		return -ENOMEM;
-	for (i = 0; i < info->fr.nr_ents; i++) {
-		s = &info->shadow[i];
-		s->sg = kcalloc(segs, sizeof(*s->sg), GFP_KERNEL);
-		s->grefs = kcalloc(segs + 1, sizeof(*s->grefs), GFP_KERNEL);
-		if (segs > BLKIF_MAX_SEGMENTS_PER_REQUEST)
-			s->desc = (void *)get_zeroed_page(GFP_KERNEL);
-		if (!s->sg || !s->grefs ||
-		    (segs > BLKIF_MAX_SEGMENTS_PER_REQUEST && !s->desc)) {
-			blkfront_free_shadows(info);
-			return -ENOMEM;
-		}
-		sg_init_table(s->sg, segs);
-	}
-	return 0;
-}
 
 /**
  * blkfront_disk_create() - the disk the backend offers, as a gendisk
@@ -469,13 +441,13 @@ int blkfront_disk_create(struct blkfront_info *info)
 	struct gendisk *disk;
 	int rc;
 
-	rc = blkfront_alloc_shadows(info);
+	rc = blkfront_shadows_alloc(info);
 	if (rc)
 		return rc;
 	info->tag_set = (struct blk_mq_tag_set) {
 		.ops = &blkfront_mq_ops,
-		.nr_hw_queues = 1,
-		.queue_depth = info->fr.nr_ents,
+		.nr_hw_queues = info->nr_rings,
+		.queue_depth = info->rings[0].fr.nr_ents,
 		.numa_node = NUMA_NO_NODE,
 		.flags = BLK_MQ_F_SHOULD_MERGE,
 		.driver_data = info,
@@ -506,7 +478,7 @@ int blkfront_disk_create(struct blkfront_info *info)
 free_tags:
 	blk_mq_free_tag_set(&info->tag_set);
 free_shadows:
-	blkfront_free_shadows(info);
+	blkfront_shadows_free(info);
 	return rc;
 }
 
@@ -522,5 +494,47 @@ void blkfront_disk_destroy(struct blkfront_info *info)
 	put_disk(info->disk);
 	blk_mq_free_tag_set(&info->tag_set);
 	info->disk = NULL;
-	blkfront_free_shadows(info);
+	blkfront_shadows_free(info);
+}
+
+/**
+ * blkfront_fail_inflight() - end the requests a broken backend holds
+ * @info: the disk, marked broken (so that no response is taken any more)
+ *
+ * Each ends with an I/O error once its pages are ours again; one whose
+ * page the backend still maps is left as it is.  Requests waiting for a
+ * ring slot are let through, to fail as well.
+ */
+void blkfront_fail_inflight(struct blkfront_info *info)
+{
+	unsigned int r, i, stuck = 0;
+	struct blkfront_ring *ring;
+	struct blkfront_shadow *s;
+	struct request *rq;
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(!blkfront_is_broken(info)))
+		return;
+	for (r = 0; r < info->nr_rings; r++) {
+		ring = &info->rings[r];
+		for (i = 0; ring->shadow && i < ring->fr.nr_ents; i++) {
+			spin_lock_irqsave(&ring->lock, flags);
+			s = &ring->shadow[i];
+			rq = s->rq;
+			if (rq && !blkfront_unmap(ring, s, false)) {
+				stuck++;
+				rq = NULL;
+			}
+			if (rq)
+				s->rq = NULL;
+			spin_unlock_irqrestore(&ring->lock, flags);
+			if (rq)
+				blk_mq_end_request(rq, BLK_STS_IOERR);
+		}
+	}
+	if (stuck)
+		dev_err(&info->xdev->dev, "backend keeps the pages of %u requests mapped\n",
+			stuck);
+	if (info->disk)
+		blk_mq_start_stopped_hw_queues(info->disk->queue, true);
 }

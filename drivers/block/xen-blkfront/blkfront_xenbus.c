@@ -2,20 +2,23 @@
 /*
  * blkfront's negotiation with blkback, through xenbus.
  *
- *   backend InitWait   -> share the ring (max-ring-page-order), publish
- *                         ring-ref(s), event-channel and protocol; we
+ *   backend InitWait   -> share the rings (multi-queue-max-queues,
+ *                         max-ring-page-order), publish their ring-refs
+ *                         and event channels (under queue-N/ when more
+ *                         than one), protocol and feature-persistent; we
  *                         are Initialised
  *   backend Connected  -> read what it offers once (sectors, sector-size,
- *                         info, feature-flush-cache,
+ *                         info, feature-flush-cache, feature-persistent,
  *                         feature-max-indirect-segments), checked; add the
  *                         disk; we are Connected.  Later: a new size.
- *   backend Closing    -> remove the disk (its I/O drains), take the ring
+ *   backend Closing    -> remove the disk (its I/O drains, or fails if the
+ *                         backend broke the protocol), take the rings
  *                         back; we are Closed
  *
  * A value the backend publishes that makes no sense gets one log line
- * and the device closes.  The ring has up to 4 pages and requests up to
- * 128 segments (indirect requests), as the backend allows; there are no
- * persistent grants or multiple queues yet.
+ * and the device closes.  Limits it publishes are bounds: we take as
+ * many rings (one a CPU, at most max_queues) and ring pages (at most 4)
+ * as it allows, and requests of up to 128 segments (indirect requests).
  *
  * Locking: xenbus callbacks run one at a time (the xenwatch thread, or
  * probe/remove under the device lock); the data path is blkfront_io.c's.
@@ -30,6 +33,16 @@
 
 #include "blkfront.h"
 
+static unsigned int max_queues = 4;
+module_param(max_queues, uint, 0444);
+MODULE_PARM_DESC(max_queues,
+		 "Rings (blk-mq hardware queues) a disk may have, at most one a CPU and 8 (default 4)");
+
+static bool persistent = true;
+module_param(persistent, bool, 0444);
+MODULE_PARM_DESC(persistent,
+		 "Offer persistent grants: data is copied through pages granted once, so the backend never sees other pages of the guest (default on)");
+
 static void blkfront_close_work(struct work_struct *work)
 {
 	struct blkfront_info *info = container_of(work, struct blkfront_info,
@@ -38,22 +51,49 @@ static void blkfront_close_work(struct work_struct *work)
 	xenbus_switch_state(info->xdev, XenbusStateClosing);
 }
 
-static int blkfront_write_ring_refs(struct blkfront_info *info,
-				    struct xenbus_transaction t)
+/* One ring's grants and channel, in @dir (the device's, or queue-N/). */
+static int blkfront_write_ring(struct blkfront_info *info,
+			       struct xenbus_transaction t, const char *dir,
+			       const struct blkfront_ring *ring)
+{
+	unsigned int i;
+	char name[32];
+	int rc = 0;
+
+	if (info->ring_pages == 1)
+		rc = xenbus_printf(t, dir, "ring-ref", "%u", ring->ring_ref[0]);
+	for (i = 0; !rc && info->ring_pages > 1 && i < info->ring_pages; i++) {
+		snprintf(name, sizeof(name), "ring-ref%u", i);
+		rc = xenbus_printf(t, dir, name, "%u", ring->ring_ref[i]);
+	}
+	if (!rc)
+		rc = xenbus_printf(t, dir, "event-channel", "%u", ring->port);
+	return rc;
+}
+
+static int blkfront_write_rings(struct blkfront_info *info,
+				struct xenbus_transaction t)
 {
 	const char *node = info->xdev->nodename;
 	unsigned int i;
-	char name[16];
-	int rc;
+	char *dir;
+	int rc = 0;
 
-	if (info->ring_pages == 1)
-		return xenbus_printf(t, node, "ring-ref", "%u",
-				     info->ring_ref[0]);
-	rc = xenbus_printf(t, node, "ring-page-order", "%u",
-			   ilog2(info->ring_pages));
-	for (i = 0; !rc && i < info->ring_pages; i++) {
-		snprintf(name, sizeof(name), "ring-ref%u", i);
-		rc = xenbus_printf(t, node, name, "%u", info->ring_ref[i]);
+	if (info->ring_pages > 1)
+		rc = xenbus_printf(t, node, "ring-page-order", "%u",
+				   ilog2(info->ring_pages));
+	if (rc)
+		return rc;
+	if (info->nr_rings == 1)
+		return blkfront_write_ring(info, t, node, &info->rings[0]);
+	rc = xenbus_printf(t, node, "multi-queue-num-queues", "%u",
+			   info->nr_rings);
+	for (i = 0; !rc && i < info->nr_rings; i++) {
+		dir = kasprintf(GFP_KERNEL, "%s/queue-%u", node, i);
+		if (!dir)
+			return -ENOMEM;
+		rc = blkfront_write_ring(info, t, dir, &info->rings[i]);
+		kfree(dir);
 	}
 	return rc;
 }
@@ -63,29 +103,29 @@ static int blkfront_talk(struct blkfront_info *info)
 {
 	struct xenbus_device *xdev = info->xdev;
 	struct xenbus_transaction t;
-	unsigned int order;
+	unsigned int order, nr;
 	const char *what;
 	int rc;
 
-	/* As many ring pages as the backend takes, up to our maximum. */
+	/* As many ring pages and rings as the backend takes, up to ours. */
 	order = min(xenbus_read_unsigned(xdev->otherend, "max-ring-page-order",
 					 0), BLKFRONT_MAX_RING_ORDER);
-	rc = blkfront_ring_connect(info, order);
-	if (rc)
+	nr = min3(xenbus_read_unsigned(xdev->otherend, "multi-queue-max-queues",
+				       1), max_queues, num_online_cpus());
+	nr = clamp(nr, 1U, BLKFRONT_MAX_QUEUES);
+	rc = blkfront_rings_connect(info, nr, order);
+	if (rc) {
+		xenbus_dev_fatal(xdev, rc, "sharing %u rings", nr);
 		return rc;
+	}
 	do {
 		rc = xenbus_transaction_start(&t);
 		if (rc) {
 			what = "starting a transaction";
 			goto fail;
 		}
-		what = "writing ring-ref";
-		rc = blkfront_write_ring_refs(info, t);
-		if (!rc) {
-			what = "writing event-channel";
-			rc = xenbus_printf(t, xdev->nodename, "event-channel",
-					   "%u", info->port);
-		}
+		what = "writing the rings";
+		rc = blkfront_write_rings(info, t);
 		if (!rc) {
 			what = "writing protocol";
 			rc = xenbus_write(t, xdev->nodename, "protocol",
@@ -94,7 +134,8 @@ static int blkfront_talk(struct blkfront_info *info)
 		if (!rc) {
 			what = "writing feature-persistent";
 			rc = xenbus_write(t, xdev->nodename,
-					  "feature-persistent", "0");
+					  "feature-persistent",
+					  persistent ? "1" : "0");
 		}
 		if (rc) {
 			xenbus_transaction_end(t, 1);
@@ -109,7 +150,7 @@ static int blkfront_talk(struct blkfront_info *info)
 	return xenbus_switch_state(xdev, XenbusStateInitialised);
 fail:
 	xenbus_dev_fatal(xdev, rc, "%s", what);
-	blkfront_ring_disconnect(info);
+	blkfront_rings_disconnect(info);
 	return rc;
 }
 
@@ -144,6 +185,9 @@ static int blkfront_read_features(struct blkfront_info *info,
 	f->info = vinfo;
 	f->flush = xenbus_read_unsigned(xdev->otherend, "feature-flush-cache",
 					0);
+	f->persistent = persistent &&
+			xenbus_read_unsigned(xdev->otherend,
+					     "feature-persistent", 0);
 	/* Indirect requests when offered: up to 128 segments. */
 	f->max_segs = clamp(xenbus_read_unsigned(xdev->otherend,
 						 "feature-max-indirect-segments",
@@ -165,6 +209,7 @@ static void blkfront_connect(struct blkfront_info *info)
 	if (info->disk) {
 		/* Connected again: only the size may change. */
 		f.max_segs = info->feat.max_segs;
+		f.persistent = info->feat.persistent;
 		if (f.sectors != info->feat.sectors) {
 			dev_info(&xdev->dev, "%s: new size %llu sectors\n",
 				 info->disk->disk_name, f.sectors);
@@ -179,16 +224,20 @@ static void blkfront_connect(struct blkfront_info *info)
 		return;
 	}
 	xenbus_switch_state(xdev, XenbusStateConnected);
-	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes, %u ring pages, %u segments a request%s%s\n",
+	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes, %u rings of %u pages, %u segments a request%s%s%s\n",
 		 info->disk->disk_name, f.sectors, f.sector_size,
-		 info->ring_pages, f.max_segs, f.flush ? ", flush" : "",
+		 info->nr_rings, info->ring_pages, f.max_segs,
+		 f.persistent ? ", persistent grants" : "",
+		 f.flush ? ", flush" : "",
 		 f.info & VDISK_READONLY ? ", read-only" : "");
 }
 
 static void blkfront_close(struct blkfront_info *info)
 {
+	if (blkfront_is_broken(info))
+		blkfront_fail_inflight(info);
 	blkfront_disk_destroy(info);
-	blkfront_ring_disconnect(info);
+	blkfront_rings_disconnect(info);
 	xenbus_frontend_closed(info->xdev);
 }
 
@@ -247,7 +296,6 @@ static int blkfront_probe(struct xenbus_device *xdev,
 	}
 	info->xdev = xdev;
 	info->vdev = vdev;
-	spin_lock_init(&info->lock);
 	INIT_WORK(&info->close_work, blkfront_close_work);
 	dev_set_drvdata(&xdev->dev, info);
 	return 0;
@@ -258,8 +306,10 @@ static void blkfront_remove(struct xenbus_device *xdev)
 	struct blkfront_info *info = dev_get_drvdata(&xdev->dev);
 
 	cancel_work_sync(&info->close_work);
+	if (blkfront_is_broken(info))
+		blkfront_fail_inflight(info);
 	blkfront_disk_destroy(info);
-	blkfront_ring_disconnect(info);
+	blkfront_rings_disconnect(info);
 	kfree(info);
 }
 

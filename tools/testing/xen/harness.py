@@ -188,8 +188,11 @@ QEMU = ['qemu-system-x86_64', '-nic', 'none', '-display', 'none',
         '-monitor', 'none', '-no-reboot', '-cpu', 'qemu64,+svm,+npt']
 XEN_ARGS = ('console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M '
             'dom0_max_vcpus=1 dom0_vcpus_pin loglvl=all guest_loglvl=all')
+# dom0 has one vCPU, so its backends would offer one queue a device;
+# two let the frontends' multi-queue paths run (for either domU kernel).
 DOM0_ARGS = ('console=hvc0 earlyprintk=xen root=/dev/vda rw '
-             'init=/sbin/pvops-dom0-init')
+             'init=/sbin/pvops-dom0-init xen_blkback.max_queues=2 '
+             'xen_netback.max_queues=2')
 GUEST_TYPE = {'pv': 'PV', 'pvh': 'PVH'}
 
 
