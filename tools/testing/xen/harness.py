@@ -147,7 +147,8 @@ SCENARIOS = [
              net=False, io=True, timeout=900,
              doc='Debian on our kernel: 256 MiB written and read back with '
              'checksums, xl reboot, checked again; fio 4k random and 1M '
-             'sequential reads (rootfs/debian-io.sh); fsck'),
+             'sequential reads; a scratch disk attached, written, detached '
+             'and attached again, read back (rootfs/debian-io.sh); fsck'),
     Scenario('debian-io-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
@@ -554,7 +555,12 @@ debian_down() {
 # run_debian_io NAME CFG TIMEOUT: the Debian domU with its disk checks
 # (rootfs/debian-io.sh, handed over as the raw second disk xvdb through
 # /dev/loop7): wait for the first boot's write, xl reboot, wait for the
-# second boot's checks and fio, then for its power-off; fsck the disk.
+# second boot's checks and fio; attach a scratch disk (xvdc, 32 MiB in
+# dom0's memory through /dev/loop6), detach it once the domU wrote to it
+# (its frontend directory must go), attach it again and wait for the
+# domU's read-back; wait for its power-off; fsck the disk.
+SCRATCH="format=raw, vdev=xvdc, access=rw, script=/job/hotplug-block, target=/dev/loop6"
+
 run_debian_io() {
 	name=$1 cfg=$2 tmo=$3
 	n=$name-a1
@@ -575,6 +581,28 @@ run_debian_io() {
 		step reboot=failed; xl destroy "$n"; return 1
 	fi
 	step reboot=ok
+	d=$(xl domid "$n")
+	losetup -d /dev/loop6 2>/dev/null
+	rm -f /dev/shm/pvops-scratch.img
+	if ! truncate -s 32M /dev/shm/pvops-scratch.img ||
+	   ! losetup /dev/loop6 /dev/shm/pvops-scratch.img ||
+	   ! xl block-attach "$n" "$SCRATCH" > "/job/out/$n.attach.log" 2>&1 ||
+	   ! wait_log "$log" 'PVOPS-HARNESS: io scratch written sha256' 1 1800; then
+		step block-attach=failed; xl destroy "$n"; return 1
+	fi
+	step block-attach=ok
+	xl block-detach "$n" xvdc > "/job/out/$n.detach.log" 2>&1
+	if ! gone_within 600 xenstore-read /local/domain/$d/device/vbd/51744/state ||
+	   ! wait_log "$log" 'PVOPS-HARNESS: io scratch gone' 1 600; then
+		step block-detach=failed; xl destroy "$n"; return 1
+	fi
+	step block-detach=ok
+	if ! xl block-attach "$n" "$SCRATCH" > "/job/out/$n.reattach.log" 2>&1 ||
+	   ! wait_log "$log" 'PVOPS-HARNESS: io scratch reattached' 1 1800 ||
+	   ! grep -q 'PVOPS-HARNESS: io scratch reattached=ok' "$log"; then
+		step block-reattach=failed; xl destroy "$n"; return 1
+	fi
+	step block-reattach=ok
 	if ! gone_within 1800 xl domid "$n"; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
@@ -974,7 +1002,8 @@ def judge_repeat(s, out, serial):
 
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
-DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'shutdown', 'fsck']
+DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
+                   'block-detach', 'block-reattach', 'shutdown', 'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
                     'shutdown', 'fsck']
 
@@ -1015,7 +1044,8 @@ def judge_debian_io(s, out, serial, steps, console):
                       console)
     r = Result(s, True, f'256 MiB intact after read-back and xl reboot; fio '
                f'4k randread {iops:.0f} IOPS, 1M seqread {bw:.1f} MB/s; '
-               'e2fsck clean', console)
+               'scratch disk attached, written, detached, attached and read '
+               'back intact; e2fsck clean', console)
     r.fio = (iops, bw)
     return r
 

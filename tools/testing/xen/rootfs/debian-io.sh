@@ -9,8 +9,22 @@
 # First boot: write 256 MiB of random data, sync, record its sha256, read
 # it back from the disk (caches dropped) and compare; then wait for the
 # toolstack's xl reboot.  Second boot: compare again, measure with fio
-# (4 KiB random reads, 1 MiB sequential reads, direct I/O), power off.
+# (4 KiB random reads, 1 MiB sequential reads, direct I/O); then the
+# toolstack attaches a scratch disk (xvdc): write 16 MiB to it, let the
+# toolstack detach it and attach it again, read them back; power off.
 say() { echo "PVOPS-HARNESS: io $*" > /dev/hvc0; }
+# until_dev present|absent: wait (300 s at most) for /dev/xvdc to be so.
+until_dev() {
+	t=0
+	while :; do
+		if [ -b /dev/xvdc ]; then [ "$1" = present ] && return 0
+		else [ "$1" = absent ] && return 0
+		fi
+		t=$((t + 1))
+		[ $t -le 300 ] || return 1
+		sleep 1
+	done
+}
 f=/var/tmp/pvops-io.dat
 sum=/var/tmp/pvops-io.sum
 if [ ! -f "$sum" ]; then
@@ -35,6 +49,29 @@ bw=$(fio --name=sr --filename="$f" --rw=read --bs=1M --direct=1 \
 	sed -n 's/.*read: IOPS=[^,]*, BW=[^(]*(\([0-9.]*[kMG]B\/s\)).*/\1/p' | head -1)
 say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none}"
 rm -f "$f" "$sum"
+s=/var/tmp/pvops-scratch.dat
+if until_dev present; then
+	dd if=/dev/urandom of="$s" bs=1M count=16 2>/dev/null
+	dd if="$s" of=/dev/xvdc bs=1M oflag=direct conv=fsync 2>/dev/null &&
+		say "scratch written sha256=$(sha256sum "$s" | cut -d' ' -f1)" ||
+		say "scratch written=failed"
+	if until_dev absent; then
+		say "scratch gone"
+		if until_dev present; then
+			back=$(dd if=/dev/xvdc bs=1M count=16 iflag=direct 2>/dev/null |
+				sha256sum | cut -d' ' -f1)
+			[ "$back" = "$(sha256sum "$s" | cut -d' ' -f1)" ] && r=ok || r=mismatch
+			say "scratch reattached=$r sha256=$back"
+		else
+			say "scratch reattached=timeout"
+		fi
+	else
+		say "scratch gone=timeout"
+	fi
+else
+	say "scratch written=timeout"
+fi
+rm -f "$s"
 sync
 systemctl poweroff
 exit 0
