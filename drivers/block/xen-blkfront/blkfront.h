@@ -9,9 +9,10 @@
  * blkfront_io.c owns the data path (blk-mq requests onto a ring, checked
  * responses back to blk-mq) and the disk.
  *
- * Lock order: the driver core's device lock -> blkfront_ring.lock
- * (spinlock, irqsave: one ring, its shadows and its persistent grants).
- * No two ring locks are ever held together.
+ * Lock order: the driver core's device lock -> blkfront_info.state_lock
+ * (mutex: our xenbus state) -> blkfront_ring.lock (spinlock, irqsave:
+ * one ring, its shadows and its persistent grants).  No two ring locks
+ * are ever held together.
  */
 #ifndef _XEN_BLKFRONT_H
 #define _XEN_BLKFRONT_H
@@ -19,6 +20,7 @@
 #include <linux/bits.h>
 #include <linux/blk-mq.h>
 #include <linux/interrupt.h>
+#include <linux/mutex.h>
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -152,7 +154,10 @@ struct blkfront_ring {
  * @feat: the backend's offer
  * @tag_set: blk-mq tags, one per ring slot
  * @disk: the disk, once connected
- * @close_work: closes the device from process context
+ * @close_work: fails the requests in flight and closes the device, from
+ *	process context, once it is broken
+ * @state_lock: orders the close work's switch to Closing and the switch
+ *	to Connected
  */
 struct blkfront_info {
 	struct xenbus_device *xdev;
@@ -166,6 +171,7 @@ struct blkfront_info {
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
 	struct work_struct close_work;
+	struct mutex state_lock;	/* see above */
 };
 
 #define BLKFRONT_BROKEN	0

@@ -155,7 +155,7 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
 			rsp.status = READ_ONCE(r->status);
 			ring->fr.rsp_cons++;
 
-			if (rsp.id >= ring->fr.nr_ents ||
+			if (rsp.id >= ring->fr.nr_ents || !ring->shadow ||
 			    !ring->shadow[rsp.id].rq) {
 				blkfront_broken(ring, "answered unknown id",
 						rsp.id);

@@ -43,12 +43,19 @@ module_param(persistent, bool, 0444);
 MODULE_PARM_DESC(persistent,
 		 "Offer persistent grants: data is copied through pages granted once, so the backend never sees other pages of the guest (default on)");
 
+/*
+ * The backend broke the protocol: fail what it holds (the disk's own
+ * creation may be waiting on a read of it) and close.
+ */
 static void blkfront_close_work(struct work_struct *work)
 {
 	struct blkfront_info *info = container_of(work, struct blkfront_info,
 						  close_work);
 
+	blkfront_fail_inflight(info);
+	mutex_lock(&info->state_lock);
 	xenbus_switch_state(info->xdev, XenbusStateClosing);
+	mutex_unlock(&info->state_lock);
 }
 
 /* One ring's grants and channel, in @dir (the device's, or queue-N/). */
@@ -223,7 +230,11 @@ static void blkfront_connect(struct blkfront_info *info)
 		xenbus_dev_fatal(xdev, -ENOMEM, "adding the disk");
 		return;
 	}
-	xenbus_switch_state(xdev, XenbusStateConnected);
+	/* Not Connected after Closing, if it broke meanwhile. */
+	mutex_lock(&info->state_lock);
+	if (!blkfront_is_broken(info))
+		xenbus_switch_state(xdev, XenbusStateConnected);
+	mutex_unlock(&info->state_lock);
 	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes, %u rings of %u pages, %u segments a request%s%s%s\n",
 		 info->disk->disk_name, f.sectors, f.sector_size,
 		 info->nr_rings, info->ring_pages, f.max_segs,
@@ -234,6 +245,7 @@ static void blkfront_connect(struct blkfront_info *info)
 
 static void blkfront_close(struct blkfront_info *info)
 {
+	flush_work(&info->close_work);
 	if (blkfront_is_broken(info))
 		blkfront_fail_inflight(info);
 	blkfront_disk_destroy(info);
@@ -296,6 +308,7 @@ static int blkfront_probe(struct xenbus_device *xdev,
 	}
 	info->xdev = xdev;
 	info->vdev = vdev;
+	mutex_init(&info->state_lock);
 	INIT_WORK(&info->close_work, blkfront_close_work);
 	dev_set_drvdata(&xdev->dev, info);
 	return 0;
