@@ -155,16 +155,19 @@ SCENARIOS = [
              'prints the fio ratios'),
     Scenario('blkfront-bad-pvh-ours', 'pvh', 'ours', dom0='ref',
              blkbad=True, timeout=240,
-             doc='three disks whose (scripted) backend publishes a bad '
+             doc='four disks whose (scripted) backend publishes a bad '
              'sector-size, 0 sectors, or sectors that are not whole '
-             'blocks: each must be closed with one log line, no oops, '
-             'and the guest must keep running and shut down'),
+             'blocks, or answers the first request with an id past the '
+             'ring (rootfs/ringbad.c, through gntdev): each must be '
+             'closed with one log line, no oops, and the guest must keep '
+             'running and shut down'),
     Scenario('netfront-bad-pvh-ours', 'pvh', 'ours', dom0='ref',
              netbad=True, timeout=240,
-             doc='three vifs whose (scripted) backend offers an mtu of '
+             doc='four vifs whose (scripted) backend offers an mtu of '
              '70000, no feature-rx-copy, or an mtu of 9000 without '
-             'feature-sg: each must be closed with one log line, no oops, '
-             'and the guest must keep running and shut down'),
+             'feature-sg, or answers on the receive ring with a wrong id '
+             '(rootfs/ringbad.c): each must be closed with one log line, '
+             'no oops, and the guest must keep running and shut down'),
     Scenario('debian-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              timeout=600,
              doc='reference kernel as PVH domU boots the unmodified Debian '
@@ -620,10 +623,14 @@ run_debian_io() {
 # (BLKBAD: device, sector-size, sectors) and Connected; a vif's has
 # offered what NETBAD says from the start (nodes after the device
 # number, comma separated), and the frontend must refuse it before it
-# publishes anything.  Either way the frontend must go Closing, and then
-# xl shutdown must work.
-BLKBAD="51712:3000:2048 51728:512:0 51744:4096:7"
-NETBAD="0:feature-rx-copy=1,mtu=70000 1:feature-sg=1 2:feature-rx-copy=1,mtu=9000"
+# publishes anything.  A vbd spec ending in :ring publishes a sound disk,
+# and then /job/ringbad (rootfs/ringbad.c) answers the frontend's first
+# request with a response of id 200, past the ring's 32 slots; a vif
+# spec with "ring" offers a sound vif, and once it is up, ringbad fills
+# the first slot of its receive ring with a response of id 300.  Either
+# way the frontend must go Closing, and then xl shutdown must work.
+BLKBAD="51712:3000:2048 51728:512:0 51744:4096:7 51760:512:2048:ring"
+NETBAD="0:feature-rx-copy=1,mtu=70000 1:feature-sg=1 2:feature-rx-copy=1,mtu=9000 3:feature-rx-copy=1,ring"
 run_bad() {
 	name=$1 cfg=$2 tmo=$3 kind=$4
 	n=$name-a1
@@ -647,7 +654,8 @@ run_bad() {
 		if [ "$kind" = vif ]; then
 			xenstore-write $fe/handle $v $fe/mac 00:16:3e:00:00:0$v
 			for kv in $(echo "${spec#*:}" | tr , ' '); do
-				xenstore-write $be/${kv%%=*} ${kv#*=}
+				[ "$kv" = ring ] ||
+					xenstore-write $be/${kv%%=*} ${kv#*=}
 			done
 		fi
 		xenstore-chmod -r $fe n$d r0
@@ -662,9 +670,25 @@ run_bad() {
 		be=/local/domain/0/backend/pvopsbad/$d/$v
 		xenstore-write $be/state 2
 		if [ "$kind" = vbd ]; then
+			ring=${rest#*:*:}
+			[ "$ring" = "$rest" ] && ring=
+			rest=${rest%:ring}
 			bad_wait_state 3 $((tmo * 5)) || return 1
 			xenstore-write $be/sectors ${rest#*:} $be/info 0 \
 				$be/sector-size ${rest%%:*} $be/state 4
+			# blkif: 112-byte entries; id 200, operation read, okay.
+			[ -n "$ring" ] && /job/ringbad $d \
+				"$(xenstore-read $fe/ring-ref)" \
+				"$(xenstore-read $fe/event-channel)" 112 \
+				c80000000000000000000000 \
+				> "/job/out/$n.ringbad-$v.log" 2>&1
+		elif [ "${rest%,ring}" != "$rest" ]; then
+			bad_wait_state 4 $((tmo * 5)) || return 1
+			xenstore-write $be/state 4
+			# netif rx: 8-byte entries; id 300, offset 0, 100 bytes.
+			/job/ringbad $d "$(xenstore-read $fe/rx-ring-ref)" \
+				"$(xenstore-read $fe/event-channel)" 8 \
+				2c01000000006400 > "/job/out/$n.ringbad-$v.log" 2>&1
 		fi
 		bad_wait_state 5 $((tmo * 5)) || return 1
 		step $kind$v=ok
@@ -831,6 +855,13 @@ def make_job(jobdir, kernels, assets, domus):
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
             continue
         if s.blkbad or s.netbad:
+            ringbad = os.path.join(jobdir, 'ringbad')
+            if not os.path.exists(ringbad):
+                # dom0's helper that writes a bad response on a ring.
+                subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o',
+                                ringbad, os.path.join(HERE, 'rootfs',
+                                                      'ringbad.c')],
+                               check=True)
             script.append(f'run_bad {s.name} {s.name}.cfg {s.timeout} '
                           f'{"vbd" if s.blkbad else "vif"}\n')
             continue
@@ -1095,12 +1126,14 @@ def judge_debian(s, out, serial):
 # Each bad disk: its xvd device, and the one line blkfront must log.
 BLKBAD_LINES = {'51712': r'vbd-51712: backend sector-size 3000',
                 '51728': r'vbd-51728: backend sectors 0',
-                '51744': r'vbd-51744: backend sectors 7'}
+                '51744': r'vbd-51744: backend sectors 7',
+                '51760': r'vbd-51760: backend \S+: answered unknown id 200'}
 
 
 NETBAD_LINES = {'0': r'vif-0: backend mtu 70000',
                 '1': r'vif-1: backend does not copy received packets',
-                '2': r'vif-2: backend mtu 9000'}
+                '2': r'vif-2: backend mtu 9000',
+                '3': r'vif-3: backend \S+: receive response id 300'}
 
 
 def judge_bad(s, out, serial):
@@ -1128,12 +1161,12 @@ def judge_bad(s, out, serial):
         return Result(s, False, f'guest logged: {bad.group(0).strip()}',
                       console)
     if s.blkbad:
-        return Result(s, True, 'bad sector-size, 0 sectors, partial block: '
-                      'each disk closed with one log line; guest shut down',
-                      console)
-    return Result(s, True, 'mtu 70000, no rx-copy, mtu 9000 without sg: '
-                  'each vif closed with one log line; guest shut down',
-                  console)
+        return Result(s, True, 'bad sector-size, 0 sectors, partial block, '
+                      'a response with an id past the ring: each disk closed '
+                      'with one log line; guest shut down', console)
+    return Result(s, True, 'mtu 70000, no rx-copy, mtu 9000 without sg, a '
+                  'receive response with a wrong id: each vif closed with '
+                  'one log line; guest shut down', console)
 
 
 def judge_domu(s, out, serial):
