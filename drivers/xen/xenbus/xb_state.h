@@ -140,7 +140,9 @@ static inline int xb_device_of_path(const char *path, const char *root,
  * enum xb_action - what the bus does with a state the other end published
  * @XB_IGNORE: nothing: the state is the one last delivered, or the system
  *	is going down and it does not matter
- * @XB_DELIVER: tell the driver (its otherend_changed callback)
+ * @XB_DELIVER: tell the driver (its otherend_changed callback); a
+ *	Connected written again is delivered again: the other end asks
+ *	this one to read its nodes anew (a backend whose disk grew does so)
  * @XB_SHUTDOWN_CLOSE: the system is going down and the other end closes:
  *	publish Closed without asking the driver
  * @XB_BAD: the value is not a state: log it and close the device
@@ -178,7 +180,9 @@ static inline enum xb_action xb_otherend_action(bool frontend,
 				    state == XenbusStateClosed ||
 				    state == XenbusStateUnknown) ?
 			XB_SHUTDOWN_CLOSE : XB_IGNORE;
-	return state == last ? XB_IGNORE : XB_DELIVER;
+	if (state == last && state != XenbusStateConnected)
+		return XB_IGNORE;
+	return XB_DELIVER;
 }
 
 /**

@@ -128,6 +128,13 @@ static void xb_otherend_action_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xb_otherend_action(true, XenbusStateInitWait, 0,
 						 XenbusStateConnected, false),
 			XB_DELIVER);
+	/* Connected again: read the other end's nodes again (resize). */
+	KUNIT_EXPECT_EQ(test, xb_otherend_action(true, XenbusStateConnected, 0,
+						 XenbusStateConnected, false),
+			XB_DELIVER);
+	KUNIT_EXPECT_EQ(test, xb_otherend_action(false, XenbusStateClosing, 0,
+						 XenbusStateClosing, false),
+			XB_IGNORE);
 	/* The other end's directory removed: Unknown, once. */
 	KUNIT_EXPECT_EQ(test, xb_otherend_action(true, XenbusStateConnected,
 						 -ENOENT, XenbusStateConnected,
