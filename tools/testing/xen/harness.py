@@ -129,6 +129,10 @@ SCENARIOS = [
              doc='our kernel as PVH domU boots the unmodified Debian image '
              'from xvda (our blkfront) to multi-user; dom0 pings it, shuts '
              'it down, fscks the disk'),
+    Scenario('debian10-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
+             repeat=10, timeout=300,
+             doc='debian-pvh-ours 10 times in a row on the same disk: '
+             'multi-user, ping, xl shutdown, e2fsck clean, every time'),
     Scenario('debian-disk-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, timeout=600,
              doc='the same without the vif: multi-user from xvda, '
@@ -148,7 +152,8 @@ SCENARIOS = [
              doc='Debian on our kernel: 256 MiB written and read back with '
              'checksums, xl reboot, checked again; fio 4k random and 1M '
              'sequential reads; a scratch disk attached, written, detached '
-             'and attached again, read back (rootfs/debian-io.sh); fsck'),
+             'and attached again, read back, grown (rootfs/debian-io.sh); '
+             'fsck'),
     Scenario('debian-io-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
@@ -180,7 +185,8 @@ SCENARIOS = [
 ]
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
-           'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian-net-pvh-ours',
+           'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian10-pvh-ours',
+           'debian-net-pvh-ours',
            'debian-io-pvh-ours', 'blkfront-bad-pvh-ours',
            'netfront-bad-pvh-ours', 'dom0-ref',
            'pv-domu-ref', 'pvh-domu-ref']
@@ -215,6 +221,23 @@ def read(path):
 
 def parse_fields(text):
     return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
+
+
+def domu_steps(text, name, what):
+    """The fields of every 'domu NAME WHAT ...' line of @text, merged."""
+    steps = {}
+    for rest in re.findall(MARK + rf'domu {re.escape(name)} {what} (.*)',
+                           text):
+        steps.update(parse_fields(rest))
+    return steps
+
+
+def failed_step(steps, names):
+    """'STEP STATE' for the first of @names not ok in @steps, else None."""
+    for step in names:
+        if steps.get(step) != 'ok':
+            return f'{step} {steps.get(step, "not reached")}'
+    return None
 
 
 class Result:
@@ -419,16 +442,17 @@ run_repeat() {
 	say "domu $rname repeat ok=$rcount of=$rcount"
 }
 
-# run_debian NAME CFG TIMEOUT [nonet]: boot the Debian image (dom0's /dev/vdc, a
+# run_debian NAME CFG TIMEOUT [nonet [INSTANCE]]: boot the Debian image (dom0's /dev/vdc, a
 # throw-away overlay of the cached image) as the domU's xvda with a vif on
 # dom0's bridge (169.254.0.1; the domU is 169.254.0.2).  Steps, each ok
 # or failed, the first failure ending the run: multi-user reached
 # (systemd's line on the console), ping (once it answers, 20 packets,
 # none lost; skipped with nonet, for a domU without a vif), xl
-# shutdown, and a clean e2fsck of the disk afterwards.
+# shutdown, and a clean e2fsck of the disk afterwards.  The domU is
+# NAME-INSTANCE (a1 unless said).
 run_debian() {
 	name=$1 cfg=$2 tmo=$3 net=${4:-net}
-	n=$name-a1
+	n=$name-${5:-a1}
 	log=/job/out/console/guest-$n.log
 	step() { say "domu $n debian $*"; }
 	bridge_up || { step bridge=failed; return 1; }
@@ -488,6 +512,16 @@ bridge_up() {
 iperf_to() {
 	timeout 60 iperf3 -c 169.254.0.2 -t 10 -f m $3 > "/job/out/$1.iperf-$2.log" 2>&1
 	sed -n 's/.* \([0-9.][0-9.]*\) Mbits\/sec.*receiver.*/\1/p' "/job/out/$1.iperf-$2.log" | tail -1
+}
+
+# run_debian_repeat NAME CFG TIMEOUT COUNT: run_debian COUNT times in a
+# row on the same disk (NAME-a1, NAME-a2, ...); the first failure ends it.
+run_debian_repeat() {
+	k=1
+	while [ $k -le $4 ]; do
+		run_debian "$1" "$2" "$3" net "a$k" || return 1
+		k=$((k + 1))
+	done
 }
 
 # run_debian_net NAME CFG TIMEOUT: the Debian domU with a vif and its
@@ -561,7 +595,8 @@ debian_down() {
 # second boot's checks and fio; attach a scratch disk (xvdc, 32 MiB in
 # dom0's memory through /dev/loop6), detach it once the domU wrote to it
 # (its frontend directory must go), attach it again and wait for the
-# domU's read-back; wait for its power-off; fsck the disk.
+# domU's read-back; grow it to 64 MiB and wait for the domU to see the
+# new size; wait for its power-off; fsck the disk.
 SCRATCH="format=raw, vdev=xvdc, access=rw, script=/job/hotplug-block, target=/dev/loop6"
 
 run_debian_io() {
@@ -606,6 +641,13 @@ run_debian_io() {
 		step block-reattach=failed; xl destroy "$n"; return 1
 	fi
 	step block-reattach=ok
+	if ! truncate -s 64M /dev/shm/pvops-scratch.img ||
+	   ! losetup -c /dev/loop6 ||
+	   ! wait_log "$log" 'PVOPS-HARNESS: io scratch resized' 1 1800 ||
+	   ! grep -q 'PVOPS-HARNESS: io scratch resized=ok' "$log"; then
+		step block-resize=failed; xl destroy "$n"; return 1
+	fi
+	step block-resize=ok
 	if ! gone_within 1800 xl domid "$n"; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
@@ -839,6 +881,10 @@ def make_job(jobdir, kernels, assets, domus):
                 script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
                               f'{s.timeout}\n')
                 continue
+            if s.repeat:
+                script.append(f'run_debian_repeat {s.name} {s.name}.cfg '
+                              f'{s.timeout} {s.repeat}\n')
+                continue
             script.append(f'run_debian {s.name} {s.name}.cfg {s.timeout}'
                           f'{"" if s.net else " nonet"}\n')
             continue
@@ -976,18 +1022,12 @@ CONTROL_STEPS = ['boot', 'vcpu-down', 'vcpu-up', 'reboot', 'shutdown']
 
 def judge_control(s, out, serial):
     """Judge a control scenario: every step must have printed ok."""
-    text = read(serial)
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
-    steps = {}
-    for rest in re.findall(MARK + rf'domu {re.escape(name)} control (.*)',
-                           text):
-        steps.update(parse_fields(rest))
-    for step in CONTROL_STEPS:
-        if steps.get(step) != 'ok':
-            state = steps.get(step, 'not reached')
-            return Result(s, False, f'{step} {state} (dom0 log: {serial})',
-                          console)
+    steps = domu_steps(read(serial), name, 'control')
+    bad = failed_step(steps, CONTROL_STEPS)
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     return Result(s, True, 'xl vcpu-set down and up, xl reboot (new domid '
                   f'{steps.get("domid")}), xl shutdown', console)
 
@@ -1034,7 +1074,8 @@ def judge_repeat(s, out, serial):
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
 DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
-                   'block-detach', 'block-reattach', 'shutdown', 'fsck']
+                   'block-detach', 'block-reattach', 'block-resize',
+                   'shutdown', 'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
                     'shutdown', 'fsck']
 
@@ -1052,10 +1093,9 @@ def fio_rate(text):
 
 def judge_debian_io(s, out, serial, steps, console):
     """The disk checks' lines: data intact twice, fio figures present."""
-    for step in DEBIAN_IO_STEPS:
-        if steps.get(step) != 'ok':
-            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
-                          f' (dom0 log: {serial})', console)
+    bad = failed_step(steps, DEBIAN_IO_STEPS)
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     text = read(console)
     w = re.search(MARK + r'io written (.*)', text)
     a = re.search(MARK + r'io after-reboot=(\S+)', text)
@@ -1076,17 +1116,17 @@ def judge_debian_io(s, out, serial, steps, console):
     r = Result(s, True, f'256 MiB intact after read-back and xl reboot; fio '
                f'4k randread {iops:.0f} IOPS, 1M seqread {bw:.1f} MB/s; '
                'scratch disk attached, written, detached, attached and read '
-               'back intact; e2fsck clean', console)
+               'back intact, grown from 32 to 64 MiB; e2fsck clean', console)
     r.fio = (iops, bw)
     return r
 
 
 def judge_debian_net(s, out, serial, steps, console):
     """Every step ok, iperf3 figures present, no oops in the guest."""
-    for step in DEBIAN_NET_STEPS:
-        if steps.get(step) != 'ok':
-            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
-                          f' (dom0 log: {serial}; guest: {console})', console)
+    bad = failed_step(steps, DEBIAN_NET_STEPS)
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial}; guest: '
+                      f'{console})', console)
     bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*', read(console))
     if bad:
         return Result(s, False, f'guest logged: {bad.group(0).strip()}',
@@ -1100,24 +1140,40 @@ def judge_debian_net(s, out, serial, steps, console):
     return r
 
 
+def judge_debian_repeat(s, out, serial):
+    """Every boot of a repeated Debian scenario: all its steps ok."""
+    text = read(serial)
+    secs = []
+    for k in range(1, s.repeat + 1):
+        name = f'{s.name}-a{k}'
+        console = os.path.join(out, 'console', f'guest-{name}.log')
+        steps = domu_steps(text, name, 'debian')
+        bad = failed_step(steps, DEBIAN_STEPS)
+        if bad:
+            return Result(s, False, f'boot {k} of {s.repeat}: {bad} (dom0 '
+                          f'log: {serial})', console)
+        secs.append(float(steps.get('seconds', 'nan')))
+    return Result(s, True, f'{s.repeat} boots in a row: multi-user in '
+                  f'{min(secs):.1f}-{max(secs):.1f} s, ping lost 0 of 20 '
+                  'each time, xl shutdown, e2fsck clean after each',
+                  os.path.join(out, 'console'))
+
+
 def judge_debian(s, out, serial):
     """Judge a Debian scenario: every step must have printed ok."""
+    if s.repeat:
+        return judge_debian_repeat(s, out, serial)
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
-    steps = {}
-    for rest in re.findall(MARK + rf'domu {re.escape(name)} debian (.*)',
-                           read(serial)):
-        steps.update(parse_fields(rest))
+    steps = domu_steps(read(serial), name, 'debian')
     if s.io:
         return judge_debian_io(s, out, serial, steps, console)
     if s.netio:
         return judge_debian_net(s, out, serial, steps, console)
-    for step in DEBIAN_STEPS:
-        if step == 'ping' and not s.net:
-            continue
-        if steps.get(step) != 'ok':
-            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
-                          f' (dom0 log: {serial})', console)
+    bad = failed_step(steps, [st for st in DEBIAN_STEPS
+                              if s.net or st != 'ping'])
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     ping = 'ping lost 0 of 20, ' if s.net else 'no vif, '
     return Result(s, True, f'multi-user in {steps.get("seconds")} s, {ping}'
                   'xl shutdown, e2fsck clean', console)
@@ -1142,14 +1198,11 @@ def judge_bad(s, out, serial):
     console = os.path.join(out, 'console', f'guest-{name}.log')
     what, kind, lines = (('blkbad', 'vbd', BLKBAD_LINES) if s.blkbad
                          else ('netbad', 'vif', NETBAD_LINES))
-    steps = {}
-    for rest in re.findall(MARK + rf'domu {re.escape(name)} {what} (.*)',
-                           read(serial)):
-        steps.update(parse_fields(rest))
-    for step in ['boot'] + [f'{kind}{v}' for v in lines] + ['shutdown']:
-        if steps.get(step) != 'ok':
-            return Result(s, False, f'{step} {steps.get(step, "not reached")}'
-                          f' (dom0 log: {serial})', console)
+    steps = domu_steps(read(serial), name, what)
+    bad = failed_step(steps, ['boot'] + [f'{kind}{v}' for v in lines] +
+                      ['shutdown'])
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     text = read(console)
     for v, pat in lines.items():
         n = len(re.findall(pat, text))

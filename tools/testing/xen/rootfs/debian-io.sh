@@ -11,7 +11,8 @@
 # toolstack's xl reboot.  Second boot: compare again, measure with fio
 # (4 KiB random reads, 1 MiB sequential reads, direct I/O); then the
 # toolstack attaches a scratch disk (xvdc): write 16 MiB to it, let the
-# toolstack detach it and attach it again, read them back; power off.
+# toolstack detach it and attach it again, read them back; then it grows
+# the disk from 32 to 64 MiB, which must show here; power off.
 say() { echo "PVOPS-HARNESS: io $*" > /dev/hvc0; }
 # until_dev present|absent: wait (300 s at most) for /dev/xvdc to be so.
 until_dev() {
@@ -62,6 +63,16 @@ if until_dev present; then
 				sha256sum | cut -d' ' -f1)
 			[ "$back" = "$(sha256sum "$s" | cut -d' ' -f1)" ] && r=ok || r=mismatch
 			say "scratch reattached=$r sha256=$back"
+			# blkback looks at the size when it has I/O to do.
+			t=0
+			while [ "$(cat /sys/block/xvdc/size)" != 131072 ] && [ $t -lt 120 ]; do
+				dd if=/dev/xvdc of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+				sleep 1
+				t=$((t + 1))
+			done
+			size=$(cat /sys/block/xvdc/size)
+			[ "$size" = 131072 ] && r=ok || r=failed
+			say "scratch resized=$r sectors=$size"
 		else
 			say "scratch reattached=timeout"
 		fi

@@ -30,7 +30,7 @@
 #define RING_HEADER	64
 
 struct sring_head {
-	volatile uint32_t req_prod, req_event, rsp_prod, rsp_event;
+	uint32_t req_prod, req_event, rsp_prod, rsp_event;
 };
 
 static void die(const char *what)
@@ -97,19 +97,18 @@ int main(int argc, char **argv)
 		die("mmap of the ring");
 	head = (struct sring_head *)ring;
 
-	for (t = 0; head->req_prod == 0; t++) {
+	for (t = 0; !__atomic_load_n(&head->req_prod, __ATOMIC_ACQUIRE); t++) {
 		if (t == 300) {
 			fprintf(stderr, "ringbad: no request in 30 s\n");
 			return 1;
 		}
 		usleep(100000);
 	}
-	prod = head->rsp_prod;
+	prod = __atomic_load_n(&head->rsp_prod, __ATOMIC_ACQUIRE);
 	slot = prod & (nr - 1);
 	memcpy(ring + RING_HEADER + slot * entry, rsp, len);
-	__sync_synchronize();	/* the response, then its index */
-	head->rsp_prod = prod + 1;
-	__sync_synchronize();
+	/* The response, then its index. */
+	__atomic_store_n(&head->rsp_prod, prod + 1, __ATOMIC_SEQ_CST);
 
 	evt = open("/dev/xen/evtchn", O_RDWR);
 	if (evt < 0)
@@ -120,9 +119,10 @@ int main(int argc, char **argv)
 	notify.port = port;
 	if (ioctl(evt, IOCTL_EVTCHN_NOTIFY, &notify))
 		die("notifying");
-	printf("ringbad: domain %u grant %u: req_prod %u, response %s in slot %u of %u, rsp_prod %u, port %u kicked\n",
-	       map.refs[0].domid, map.refs[0].ref, head->req_prod, argv[5],
-	       slot, nr, prod + 1, bind.remote_port);
+	printf("ringbad: domain %u grant %u: response %s in slot %u of %u\n",
+	       map.refs[0].domid, map.refs[0].ref, argv[5], slot, nr);
+	printf("ringbad: rsp_prod now %u, port %u kicked\n", prod + 1,
+	       bind.remote_port);
 	/* Leave the ring mapped while the frontend reacts. */
 	sleep(2);
 	return 0;
