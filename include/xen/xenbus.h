@@ -226,5 +226,8 @@ __printf(3, 4)
 void xenbus_dev_error(struct xenbus_device *dev, int err, const char *fmt, ...);
 __printf(3, 4)
 void xenbus_dev_fatal(struct xenbus_device *dev, int err, const char *fmt, ...);
+int xenbus_read_offer(struct xenbus_device *dev, const char *node,
+		      unsigned int default_val, unsigned int min,
+		      unsigned int max, unsigned int *val);
 
 #endif /* _XEN_XENBUS_H */

@@ -11,6 +11,7 @@
  * Locking: none; callers serialise their own device's state changes.
  */
 #include <linux/err.h>
+#include <linux/kstrtox.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -22,6 +23,7 @@
 #include <asm/xen/hypercall.h>
 
 #include "xb_state.h"
+#include "xenbus.h"
 
 /**
  * xenbus_strstate() - a state's name
@@ -112,6 +114,52 @@ void xenbus_dev_fatal(struct xenbus_device *dev, int err, const char *fmt, ...)
 	xb_switch(dev, XenbusStateClosing, false);
 }
 EXPORT_SYMBOL_GPL(xenbus_dev_fatal);
+
+/**
+ * xenbus_read_offer() - read a number the other end offers, checked
+ * @dev: the device
+ * @node: the node in the other end's directory
+ * @default_val: the value when the node is not there
+ * @min: the least value the protocol allows
+ * @max: the greatest
+ * @val: the value read
+ *
+ * A node that is there must hold a decimal number from @min to @max;
+ * anything else is the other end's fault and is fatal to the device: one
+ * log line, and Closing (xenbus_dev_fatal()).  So is a failed read.
+ *
+ * Return: 0 with *@val set, or a negative errno once reported.
+ */
+int xenbus_read_offer(struct xenbus_device *dev, const char *node,
+		      unsigned int default_val, unsigned int min,
+		      unsigned int max, unsigned int *val)
+{
+	char *raw;
+	int rc;
+
+	raw = xenbus_read(XBT_NIL, dev->otherend, node, NULL);
+	if (IS_ERR(raw)) {
+		rc = PTR_ERR(raw);
+		if (rc == -ENOENT) {
+			*val = default_val;
+			return 0;
+		}
+		xenbus_dev_fatal(dev, rc, "reading %s/%s", dev->otherend, node);
+		return rc;
+	}
+	rc = kstrtouint(raw, 10, val);
+	if (rc || *val < min || *val > max) {
+		/* At most 16 bytes of it, escaped: it may be anything. */
+		xenbus_dev_fatal(dev, -EINVAL, "%s %s %*pE, not %u to %u",
+				 dev->bus->frontend ? "backend" : "frontend",
+				 node, (int)min_t(size_t, strlen(raw), 16), raw,
+				 min, max);
+		rc = -EINVAL;
+	}
+	kfree(raw);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(xenbus_read_offer);
 
 static int xb_switch(struct xenbus_device *dev, enum xenbus_state state,
 		     bool report)
