@@ -44,24 +44,45 @@
 #define BLKFRONT_SEGS_PER_PAGE	(PAGE_SIZE / sizeof(struct blkif_request_segment))
 #define BLKFRONT_MAX_QUEUES	8
 
+/*
+ * The most segments the protocol can carry in one indirect request: a
+ * backend offering more is talking nonsense.
+ */
+#define BLKFRONT_PROTO_MAX_SEGS	(BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST * \
+				 BLKFRONT_SEGS_PER_PAGE)
+
 /**
  * struct blkfront_features - what the backend offered, read once at connect
- * @sectors: the disk's size in 512-byte sectors
+ * @sectors: the disk's size in 512-byte sectors (the one thing that may
+ *	change later: resize)
  * @sector_size: its logical block size
+ * @physical_sector_size: its physical block size, a multiple of that
  * @info: VDISK_* bits
- * @flush: it takes BLKIF_OP_FLUSH_DISKCACHE
+ * @flush_op: what flushes its write cache: BLKIF_OP_FLUSH_DISKCACHE, or
+ *	BLKIF_OP_WRITE_BARRIER (without data, a flush) when it offers only
+ *	that; 0 when it has no cache to flush, or refused a flush once.
+ *	blkif has no FUA: the block layer follows such writes with a flush.
  * @persistent: it keeps grants mapped: data goes through pages granted
  *	once (struct blkfront_pgrant), copied in and out
  * @max_segs: segments we send in one request (more than
  *	BLKIF_MAX_SEGMENTS_PER_REQUEST: indirect requests)
+ * @discard: it takes BLKIF_OP_DISCARD
+ * @secure_discard: with BLKIF_DISCARD_SECURE too
+ * @discard_granularity: its discard extents, in bytes
+ * @discard_alignment: where the first one starts, in bytes
  */
 struct blkfront_features {
 	u64 sectors;
 	unsigned int sector_size;
+	unsigned int physical_sector_size;
 	unsigned int info;
-	bool flush;
+	u8 flush_op;
 	bool persistent;
 	unsigned int max_segs;
+	bool discard;
+	bool secure_discard;
+	unsigned int discard_granularity;
+	unsigned int discard_alignment;
 };
 
 /**

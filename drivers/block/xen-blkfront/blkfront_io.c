@@ -108,6 +108,36 @@ static blk_status_t blkfront_rsp_status(s16 status)
 	}
 }
 
+/*
+ * The backend may refuse a flush or a discard at any time, even one it
+ * offered: not sent again, said once.
+ */
+static void blkfront_refused(struct blkfront_info *info, u8 op)
+{
+	struct gendisk *disk = info->disk;
+
+	switch (op) {
+	case BLKIF_OP_FLUSH_DISKCACHE:
+	case BLKIF_OP_WRITE_BARRIER:
+		if (xchg(&info->feat.flush_op, 0))
+			dev_warn(&info->xdev->dev, "%s: backend refused a flush; no more\n",
+				 disk ? disk->disk_name : "disk");
+		break;
+	case BLKIF_OP_DISCARD:
+		if (xchg(&info->feat.discard, false)) {
+			dev_warn(&info->xdev->dev, "%s: backend refused a discard; no more\n",
+				 disk ? disk->disk_name : "disk");
+			if (disk) {
+				blk_queue_disable_discard(disk->queue);
+				blk_queue_disable_secure_erase(disk->queue);
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 /* Responses ended per pass: each pass drops the lock to end them. */
 #define BLKFRONT_BATCH	32
 
@@ -177,9 +207,8 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
 						rsp.id);
 				return ndone;
 			}
-			if (rsp.status == BLKIF_RSP_EOPNOTSUPP &&
-			    s->op == BLKIF_OP_FLUSH_DISKCACHE)
-				info->feat.flush = false;
+			if (rsp.status == BLKIF_RSP_EOPNOTSUPP)
+				blkfront_refused(info, s->op);
 			done[ndone] = s->rq;
 			sts[ndone] = blkfront_rsp_status(rsp.status);
 			ndone++;
@@ -327,6 +356,26 @@ static blk_status_t blkfront_rw(struct blkfront_ring *ring,
 	return BLK_STS_OK;
 }
 
+/* Fill ring slot @slot for a discard, secure or not. */
+static void blkfront_discard(struct blkfront_info *info,
+			     struct blkfront_shadow *s, struct request *rq,
+			     union blkif_sring_entry *slot)
+{
+	struct blkif_request_discard d = {
+		.operation = BLKIF_OP_DISCARD,
+		.flag = req_op(rq) == REQ_OP_SECURE_ERASE ?
+			BLKIF_DISCARD_SECURE : 0,
+		.handle = info->vdev,
+		.id = rq->tag,
+		.sector_number = blk_rq_pos(rq),
+		.nr_sectors = blk_rq_sectors(rq),
+	};
+
+	memcpy(&slot->req, &d, sizeof(d));
+	s->op = BLKIF_OP_DISCARD;
+	s->nseg = 0;
+}
+
 static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 				      const struct blk_mq_queue_data *bd)
 {
@@ -338,6 +387,7 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 	unsigned long flags;
 	blk_status_t sts;
 	bool notify;
+	u8 op;
 
 	blk_mq_start_request(rq);
 	spin_lock_irqsave(&ring->lock, flags);
@@ -360,20 +410,29 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
-		if (!info->feat.flush) {
-			/* Nothing cached to flush. */
+		op = READ_ONCE(info->feat.flush_op);
+		if (!op) {
+			/* Nothing cached to flush, or it cannot. */
 			spin_unlock_irqrestore(&ring->lock, flags);
 			blk_mq_end_request(rq, BLK_STS_OK);
 			return BLK_STS_OK;
 		}
 		slot->req = (struct blkif_request) {
-			.operation = BLKIF_OP_FLUSH_DISKCACHE,
+			.operation = op,
 			.id = rq->tag,
 			.handle = info->vdev,
 			.sector_number = blk_rq_pos(rq),
 		};
-		s->op = BLKIF_OP_FLUSH_DISKCACHE;
+		s->op = op;
 		s->nseg = 0;
+		break;
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		if (!READ_ONCE(info->feat.discard)) {
+			sts = BLK_STS_NOTSUPP;
+			goto out;
+		}
+		blkfront_discard(info, s, rq, slot);
 		break;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
@@ -426,20 +485,29 @@ static const struct block_device_operations blkfront_fops = {
  */
 int blkfront_disk_create(struct blkfront_info *info)
 {
-	unsigned int segs = info->feat.max_segs;
+	const struct blkfront_features *f = &info->feat;
 	struct queue_limits lim = {
-		.logical_block_size = info->feat.sector_size,
-		.physical_block_size = info->feat.sector_size,
-		.max_hw_sectors = segs * (PAGE_SIZE >> SECTOR_SHIFT),
-		.max_segments = segs,
+		.logical_block_size = f->sector_size,
+		.physical_block_size = f->physical_sector_size,
+		.max_hw_sectors = f->max_segs * (PAGE_SIZE >> SECTOR_SHIFT),
+		.max_segments = f->max_segs,
 		.max_segment_size = PAGE_SIZE,
 		.seg_boundary_mask = PAGE_SIZE - 1,
 		/* A segment is whole sectors of one page. */
 		.dma_alignment = SECTOR_SIZE - 1,
-		.features = info->feat.flush ? BLK_FEAT_WRITE_CACHE : 0,
+		/* No FUA in blkif: the block layer flushes after those. */
+		.features = f->flush_op ? BLK_FEAT_WRITE_CACHE : 0,
 	};
 	struct gendisk *disk;
 	int rc;
+
+	if (f->discard) {
+		lim.max_hw_discard_sectors = UINT_MAX;
+		lim.discard_granularity = f->discard_granularity;
+		lim.discard_alignment = f->discard_alignment;
+		if (f->secure_discard)
+			lim.max_secure_erase_sectors = UINT_MAX;
+	}
 
 	rc = blkfront_shadows_alloc(info);
 	if (rc)
@@ -466,8 +534,8 @@ int blkfront_disk_create(struct blkfront_info *info)
 	disk->fops = &blkfront_fops;
 	disk->private_data = info;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "xvd%c", 'a' + info->index);
-	set_capacity(disk, info->feat.sectors);
-	set_disk_ro(disk, info->feat.info & VDISK_READONLY);
+	set_capacity(disk, f->sectors);
+	set_disk_ro(disk, f->info & VDISK_READONLY);
 	rc = device_add_disk(&info->xdev->dev, disk, NULL);
 	if (rc) {
 		put_disk(disk);

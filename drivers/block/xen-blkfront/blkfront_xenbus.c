@@ -8,15 +8,21 @@
  *                         than one), protocol and feature-persistent; we
  *                         are Initialised
  *   backend Connected  -> read what it offers once (sectors, sector-size,
- *                         info, feature-flush-cache, feature-persistent,
- *                         feature-max-indirect-segments), checked; add the
- *                         disk; we are Connected.  Later: a new size.
+ *                         physical-sector-size, info, feature-flush-cache,
+ *                         feature-barrier, feature-persistent,
+ *                         feature-max-indirect-segments, feature-discard
+ *                         and its discard-*), checked; add the disk; we
+ *                         are Connected.  Connected again later: only a
+ *                         new size is taken (resize).
  *   backend Closing    -> remove the disk (its I/O drains, or fails if the
  *                         backend broke the protocol), take the rings
  *                         back; we are Closed
  *
- * A value the backend publishes that makes no sense gets one log line
- * and the device closes.  Limits it publishes are bounds: we take as
+ * A value the backend publishes that makes no sense (not a number, a
+ * boolean that is neither 0 nor 1, no queue, a ring or an indirect
+ * request larger than the protocol can describe, sizes that are not
+ * whole sectors) gets one log line and the device closes (read through
+ * xenbus_read_offer()).  Limits it publishes are bounds: we take as
  * many rings (one a CPU, at most max_queues) and ring pages (at most 4)
  * as it allows, and requests of up to 128 segments (indirect requests).
  *
@@ -27,6 +33,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <xen/xen.h>
 #include <xen/xenbus.h>
@@ -114,11 +121,17 @@ static int blkfront_talk(struct blkfront_info *info)
 	const char *what;
 	int rc;
 
-	/* As many ring pages and rings as the backend takes, up to ours. */
-	order = min(xenbus_read_unsigned(xdev->otherend, "max-ring-page-order",
-					 0), BLKFRONT_MAX_RING_ORDER);
-	nr = min3(xenbus_read_unsigned(xdev->otherend, "multi-queue-max-queues",
-				       1), max_queues, num_online_cpus());
+	/*
+	 * As many ring pages and rings as the backend takes, up to ours.
+	 * Its offer must make sense: at least one queue, and a ring whose
+	 * page count fits the 32 bits of num-ring-pages.
+	 */
+	if (xenbus_read_offer(xdev, "max-ring-page-order", 0, 0, 31, &order) ||
+	    xenbus_read_offer(xdev, "multi-queue-max-queues", 1, 1, UINT_MAX,
+			      &nr))
+		return -EINVAL;
+	order = min(order, BLKFRONT_MAX_RING_ORDER);
+	nr = min3(nr, max_queues, num_online_cpus());
 	nr = clamp(nr, 1U, BLKFRONT_MAX_QUEUES);
 	rc = blkfront_rings_connect(info, nr, order);
 	if (rc) {
@@ -161,15 +174,46 @@ fail:
 	return rc;
 }
 
+/* The backend's discard extents, checked: whole 512-byte sectors. */
+static int blkfront_read_discard(struct xenbus_device *xdev,
+				 struct blkfront_features *f)
+{
+	unsigned int discard, secure;
+
+	if (xenbus_read_offer(xdev, "feature-discard", 0, 0, 1, &discard))
+		return -EINVAL;
+	f->discard = discard;
+	if (!discard)
+		return 0;
+	if (xenbus_read_offer(xdev, "discard-granularity", 0, 0, UINT_MAX,
+			      &f->discard_granularity) ||
+	    xenbus_read_offer(xdev, "discard-alignment", 0, 0, UINT_MAX,
+			      &f->discard_alignment) ||
+	    xenbus_read_offer(xdev, "discard-secure", 0, 0, 1, &secure))
+		return -EINVAL;
+	f->secure_discard = secure;
+	if (!f->discard_granularity)
+		f->discard_granularity = f->sector_size;
+	if (f->discard_granularity % SECTOR_SIZE ||
+	    f->discard_alignment % SECTOR_SIZE) {
+		xenbus_dev_fatal(xdev, -EINVAL,
+				 "backend discard-granularity %u, discard-alignment %u: not whole sectors",
+				 f->discard_granularity, f->discard_alignment);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Read the backend's offer, checked, into a snapshot. */
 static int blkfront_read_features(struct blkfront_info *info,
 				  struct blkfront_features *f)
 {
 	struct xenbus_device *xdev = info->xdev;
+	unsigned int ssize, pssize, vinfo, flush, barrier, pers, segs;
 	unsigned long long sectors;
-	unsigned int ssize, vinfo;
 	int rc;
 
+	memset(f, 0, sizeof(*f));
 	rc = xenbus_gather(XBT_NIL, xdev->otherend, "sectors", "%llu",
 			   &sectors, "info", "%u", &vinfo, "sector-size", "%u",
 			   &ssize, NULL);
@@ -190,17 +234,31 @@ static int blkfront_read_features(struct blkfront_info *info,
 	f->sectors = sectors;
 	f->sector_size = ssize;
 	f->info = vinfo;
-	f->flush = xenbus_read_unsigned(xdev->otherend, "feature-flush-cache",
-					0);
-	f->persistent = persistent &&
-			xenbus_read_unsigned(xdev->otherend,
-					     "feature-persistent", 0);
+	if (xenbus_read_offer(xdev, "physical-sector-size", ssize, ssize,
+			      SZ_1M, &pssize))
+		return -EINVAL;
+	if (!is_power_of_2(pssize)) {
+		xenbus_dev_fatal(xdev, -EINVAL, "backend physical-sector-size %u",
+				 pssize);
+		return -EINVAL;
+	}
+	f->physical_sector_size = pssize;
+
+	if (xenbus_read_offer(xdev, "feature-flush-cache", 0, 0, 1, &flush) ||
+	    xenbus_read_offer(xdev, "feature-barrier", 0, 0, 1, &barrier) ||
+	    xenbus_read_offer(xdev, "feature-persistent", 0, 0, 1, &pers) ||
+	    xenbus_read_offer(xdev, "feature-max-indirect-segments", 0, 0,
+			      BLKFRONT_PROTO_MAX_SEGS, &segs))
+		return -EINVAL;
+	if (flush)
+		f->flush_op = BLKIF_OP_FLUSH_DISKCACHE;
+	else if (barrier)
+		f->flush_op = BLKIF_OP_WRITE_BARRIER;
+	f->persistent = persistent && pers;
 	/* Indirect requests when offered: up to 128 segments. */
-	f->max_segs = clamp(xenbus_read_unsigned(xdev->otherend,
-						 "feature-max-indirect-segments",
-						 0),
-			    BLKIF_MAX_SEGMENTS_PER_REQUEST, BLKFRONT_MAX_SEGS);
-	return 0;
+	f->max_segs = clamp(segs, BLKIF_MAX_SEGMENTS_PER_REQUEST,
+			    BLKFRONT_MAX_SEGS);
+	return blkfront_read_discard(xdev, f);
 }
 
 static void blkfront_connect(struct blkfront_info *info)
@@ -215,8 +273,6 @@ static void blkfront_connect(struct blkfront_info *info)
 		return;
 	if (info->disk) {
 		/* Connected again: only the size may change. */
-		f.max_segs = info->feat.max_segs;
-		f.persistent = info->feat.persistent;
 		if (f.sectors != info->feat.sectors) {
 			dev_info(&xdev->dev, "%s: new size %llu sectors\n",
 				 info->disk->disk_name, f.sectors);
@@ -235,11 +291,14 @@ static void blkfront_connect(struct blkfront_info *info)
 	if (!blkfront_is_broken(info))
 		xenbus_switch_state(xdev, XenbusStateConnected);
 	mutex_unlock(&info->state_lock);
-	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes, %u rings of %u pages, %u segments a request%s%s%s\n",
+	dev_info(&xdev->dev, "%s: %llu sectors of %u bytes, %u rings of %u pages, %u segments a request%s%s%s%s\n",
 		 info->disk->disk_name, f.sectors, f.sector_size,
 		 info->nr_rings, info->ring_pages, f.max_segs,
 		 f.persistent ? ", persistent grants" : "",
-		 f.flush ? ", flush" : "",
+		 f.flush_op == BLKIF_OP_FLUSH_DISKCACHE ? ", flush" :
+		 f.flush_op ? ", flush by barrier" : "",
+		 f.discard ? (f.secure_discard ? ", secure discard" :
+			      ", discard") : "",
 		 f.info & VDISK_READONLY ? ", read-only" : "");
 }
 
