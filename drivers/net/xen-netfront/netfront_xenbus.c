@@ -158,25 +158,36 @@ fail:
 static int netfront_read_features(struct netfront_info *nf,
 				  struct netfront_features *f)
 {
-	const char *be = nf->xdev->otherend;
-	unsigned int mtu;
+	static const char *const flags[] = {
+		"feature-rx-copy", "feature-sg", "feature-no-csum-offload",
+		"feature-ipv6-csum-offload", "feature-gso-tcpv4",
+		"feature-gso-tcpv6",
+	};
+	struct xenbus_device *xdev = nf->xdev;
+	unsigned int val[ARRAY_SIZE(flags)], mtu, i;
 
-	if (!xenbus_read_unsigned(be, "feature-rx-copy", 0)) {
-		xenbus_dev_fatal(nf->xdev, -EOPNOTSUPP,
+	/* Booleans are 0 or 1; a queue count, if any, at least 1. */
+	for (i = 0; i < ARRAY_SIZE(flags); i++)
+		if (xenbus_read_offer(xdev, flags[i], 0, 0, 1, &val[i]))
+			return -EINVAL;
+	if (xenbus_read_offer(xdev, "multi-queue-max-queues", 0, 1, UINT_MAX,
+			      &f->max_queues) ||
+	    xenbus_read_offer(xdev, "mtu", 0, ETH_MIN_MTU,
+			      nf->netdev->max_mtu, &mtu))
+		return -EINVAL;
+	if (!val[0]) {
+		xenbus_dev_fatal(xdev, -EOPNOTSUPP,
 				 "backend does not copy received packets (feature-rx-copy)");
 		return -EOPNOTSUPP;
 	}
-	f->sg = xenbus_read_unsigned(be, "feature-sg", 0);
-	f->csum = !xenbus_read_unsigned(be, "feature-no-csum-offload", 0);
-	f->ipv6_csum = xenbus_read_unsigned(be, "feature-ipv6-csum-offload", 0);
-	f->tso4 = xenbus_read_unsigned(be, "feature-gso-tcpv4", 0);
-	f->tso6 = xenbus_read_unsigned(be, "feature-gso-tcpv6", 0);
-	f->max_queues = xenbus_read_unsigned(be, "multi-queue-max-queues", 0);
-
-	mtu = xenbus_read_unsigned(be, "mtu", 0);
-	if (mtu && (mtu < ETH_MIN_MTU || mtu > nf->netdev->max_mtu ||
-		    (mtu > ETH_DATA_LEN && !f->sg))) {
-		xenbus_dev_fatal(nf->xdev, -EINVAL, "backend mtu %u", mtu);
+	f->sg = val[1];
+	f->csum = !val[2];
+	f->ipv6_csum = val[3];
+	f->tso4 = val[4];
+	f->tso6 = val[5];
+	if (mtu > ETH_DATA_LEN && !f->sg) {
+		xenbus_dev_fatal(xdev, -EINVAL, "backend mtu %u without feature-sg",
+				 mtu);
 		return -EINVAL;
 	}
 	f->mtu = mtu;
