@@ -596,7 +596,8 @@ debian_down() {
 # dom0's memory through /dev/loop6), detach it once the domU wrote to it
 # (its frontend directory must go), attach it again and wait for the
 # domU's read-back; grow it to 64 MiB and wait for the domU to see the
-# new size; wait for its power-off; fsck the disk.
+# new size; once the domU discarded 4 MiB of it, the file must hold that
+# much less; wait for its power-off; fsck the disk.
 SCRATCH="format=raw, vdev=xvdc, access=rw, script=/job/hotplug-block, target=/dev/loop6"
 
 run_debian_io() {
@@ -648,6 +649,14 @@ run_debian_io() {
 		step block-resize=failed; xl destroy "$n"; return 1
 	fi
 	step block-resize=ok
+	# The domU's discard must reach the file: 16 MiB written, 4 gone.
+	if ! wait_log "$log" 'PVOPS-HARNESS: io scratch discarded' 1 1800 ||
+	   ! grep -q 'PVOPS-HARNESS: io scratch discarded=ok' "$log" ||
+	   [ "$(du -k /dev/shm/pvops-scratch.img | cut -f1)" -gt 14336 ]; then
+		step block-discard=failed kib=$(du -k /dev/shm/pvops-scratch.img | cut -f1)
+		xl destroy "$n"; return 1
+	fi
+	step block-discard=ok kib=$(du -k /dev/shm/pvops-scratch.img | cut -f1)
 	if ! gone_within 1800 xl domid "$n"; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
@@ -659,20 +668,40 @@ run_debian_io() {
 }
 
 # run_bad NAME CFG TIMEOUT KIND: a busybox domU (pvops.control=1) given,
-# while paused, three devices of KIND (vbd or vif) whose backend is this
-# script, not Xen's.  It goes InitWait; a vbd's then waits for the
-# frontend's Initialised and publishes a disk that makes no sense
-# (BLKBAD: device, sector-size, sectors) and Connected; a vif's has
-# offered what NETBAD says from the start (nodes after the device
-# number, comma separated), and the frontend must refuse it before it
-# publishes anything.  A vbd spec ending in :ring publishes a sound disk,
-# and then /job/ringbad (rootfs/ringbad.c) answers the frontend's first
-# request with a response of id 200, past the ring's 32 slots; a vif
-# spec with "ring" offers a sound vif, and once it is up, ringbad fills
-# the first slot of its receive ring with a response of id 300.  Either
-# way the frontend must go Closing, and then xl shutdown must work.
-BLKBAD="51712:3000:2048 51728:512:0 51744:4096:7 51760:512:2048:ring"
-NETBAD="0:feature-rx-copy=1,mtu=70000 1:feature-sg=1 2:feature-rx-copy=1,mtu=9000 3:feature-rx-copy=1,ring"
+# while paused, devices of KIND (vbd or vif) whose backend is this
+# script, not Xen's.  Each spec (BLKBAD: device:sector-size:sectors
+# [:nodes]; NETBAD: device:nodes) names nodes, comma separated, that the
+# backend offers from the start; then it goes InitWait.  A vbd's then
+# waits for the frontend's Initialised (unless it closed already) and
+# publishes the disk and Connected.  The frontend must refuse whatever
+# makes no sense.  "ring" among the nodes means a sound device whose
+# ring gets a bad response: /job/ringbad (rootfs/ringbad.c) answers a
+# disk's first request with id 200, past the ring's 32 slots, or fills
+# the first slot of a vif's receive ring with a response of id 300.
+# Either way the frontend must go Closing, and then xl shutdown must
+# work.
+BLKBAD="51712:3000:2048 51728:512:0 51744:4096:7 51760:512:2048:ring
+51776:512:2048:max-ring-page-order=40
+51792:512:2048:multi-queue-max-queues=0
+51808:512:2048:feature-max-indirect-segments=100000"
+NETBAD="0:feature-rx-copy=1,mtu=70000 1:feature-sg=1 2:feature-rx-copy=1,mtu=9000 3:feature-rx-copy=1,ring
+4:feature-rx-copy=1,multi-queue-max-queues=0"
+
+# bad_fields SPEC: run_bad's spec into v, ssize, sectors (vbd), nodes and
+# ring (set when "ring" is among the nodes).
+bad_fields() {
+	v=${1%%:*} nodes=${1#*:}
+	if [ "$kind" = vbd ]; then
+		ssize=${nodes%%:*} nodes=${nodes#*:}
+		sectors=${nodes%%:*} nodes=${nodes#"$sectors"}
+		nodes=${nodes#:}
+	fi
+	case ",$nodes," in
+	*,ring,*) ring=1 ;;
+	*) ring= ;;
+	esac
+}
+
 run_bad() {
 	name=$1 cfg=$2 tmo=$3 kind=$4
 	n=$name-a1
@@ -688,18 +717,16 @@ run_bad() {
 	fi
 	d=$(xl domid "$n")
 	for spec in $specs; do
-		v=${spec%%:*}
+		bad_fields "$spec"
 		fe=/local/domain/$d/device/$kind/$v
 		be=/local/domain/0/backend/pvopsbad/$d/$v
 		xenstore-write $fe/backend $be $fe/backend-id 0 $fe/state 1 \
 			$be/frontend $fe $be/frontend-id $d $be/state 1
-		if [ "$kind" = vif ]; then
+		[ "$kind" = vif ] &&
 			xenstore-write $fe/handle $v $fe/mac 00:16:3e:00:00:0$v
-			for kv in $(echo "${spec#*:}" | tr , ' '); do
-				[ "$kv" = ring ] ||
-					xenstore-write $be/${kv%%=*} ${kv#*=}
-			done
-		fi
+		for kv in $(echo "$nodes" | tr , ' '); do
+			[ "$kv" = ring ] || xenstore-write $be/${kv%%=*} ${kv#*=}
+		done
 		xenstore-chmod -r $fe n$d r0
 		xenstore-chmod -r $be n0 r$d
 	done
@@ -707,24 +734,23 @@ run_bad() {
 	xl unpause "$n"
 	step boot=ok domid=$d
 	for spec in $specs; do
-		v=${spec%%:*} rest=${spec#*:}
+		bad_fields "$spec"
 		fe=/local/domain/$d/device/$kind/$v
 		be=/local/domain/0/backend/pvopsbad/$d/$v
 		xenstore-write $be/state 2
 		if [ "$kind" = vbd ]; then
-			ring=${rest#*:*:}
-			[ "$ring" = "$rest" ] && ring=
-			rest=${rest%:ring}
-			bad_wait_state 3 $((tmo * 5)) || return 1
-			xenstore-write $be/sectors ${rest#*:} $be/info 0 \
-				$be/sector-size ${rest%%:*} $be/state 4
+			bad_wait_state '3|5' $((tmo * 5)) || return 1
+			if [ "$(xenstore-read $fe/state)" = 3 ]; then
+				xenstore-write $be/sectors $sectors $be/info 0 \
+					$be/sector-size $ssize $be/state 4
+			fi
 			# blkif: 112-byte entries; id 200, operation read, okay.
 			[ -n "$ring" ] && /job/ringbad $d \
 				"$(xenstore-read $fe/ring-ref)" \
 				"$(xenstore-read $fe/event-channel)" 112 \
 				c80000000000000000000000 \
 				> "/job/out/$n.ringbad-$v.log" 2>&1
-		elif [ "${rest%,ring}" != "$rest" ]; then
+		elif [ -n "$ring" ]; then
 			bad_wait_state 4 $((tmo * 5)) || return 1
 			xenstore-write $be/state 4
 			# netif rx: 8-byte entries; id 300, offset 0, 100 bytes.
@@ -743,11 +769,12 @@ run_bad() {
 	step shutdown=ok
 }
 
-# bad_wait_state STATE FIFTHS: run_bad's frontend $fe reaches STATE in
-# FIFTHS fifths of a second, or the step fails and the domU goes.
+# bad_wait_state STATES FIFTHS: run_bad's frontend $fe reaches one of
+# STATES (an extended regex: 3|5) in FIFTHS fifths of a second, or the
+# step fails and the domU goes.
 bad_wait_state() {
 	t=0
-	while [ "$(xenstore-read $fe/state 2>/dev/null)" != $1 ]; do
+	until xenstore-read $fe/state 2>/dev/null | grep -qxE "$1"; do
 		t=$((t + 1))
 		if [ $t -ge $2 ]; then
 			step $kind$v=failed frontend_state=$(xenstore-read $fe/state 2>&1)
@@ -1075,7 +1102,7 @@ def judge_repeat(s, out, serial):
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
 DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
                    'block-detach', 'block-reattach', 'block-resize',
-                   'shutdown', 'fsck']
+                   'block-discard', 'shutdown', 'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
                     'shutdown', 'fsck']
 
@@ -1116,7 +1143,8 @@ def judge_debian_io(s, out, serial, steps, console):
     r = Result(s, True, f'256 MiB intact after read-back and xl reboot; fio '
                f'4k randread {iops:.0f} IOPS, 1M seqread {bw:.1f} MB/s; '
                'scratch disk attached, written, detached, attached and read '
-               'back intact, grown from 32 to 64 MiB; e2fsck clean', console)
+               'back intact, grown from 32 to 64 MiB, 4 MiB discarded (zeros, '
+               f'file down to {steps.get("kib")} KiB); e2fsck clean', console)
     r.fio = (iops, bw)
     return r
 
@@ -1183,13 +1211,20 @@ def judge_debian(s, out, serial):
 BLKBAD_LINES = {'51712': r'vbd-51712: backend sector-size 3000',
                 '51728': r'vbd-51728: backend sectors 0',
                 '51744': r'vbd-51744: backend sectors 7',
-                '51760': r'vbd-51760: backend \S+: answered unknown id 200'}
+                '51760': r'vbd-51760: backend \S+: answered unknown id 200',
+                '51776': r'vbd-51776: backend max-ring-page-order 40, not '
+                         r'0 to 31',
+                '51792': r'vbd-51792: backend multi-queue-max-queues 0, '
+                         r'not 1 to',
+                '51808': r'vbd-51808: backend feature-max-indirect-segments '
+                         r'100000, not 0 to 4096'}
 
 
 NETBAD_LINES = {'0': r'vif-0: backend mtu 70000',
                 '1': r'vif-1: backend does not copy received packets',
                 '2': r'vif-2: backend mtu 9000',
-                '3': r'vif-3: backend \S+: receive response id 300'}
+                '3': r'vif-3: backend \S+: receive response id 300',
+                '4': r'vif-4: backend multi-queue-max-queues 0, not 1 to'}
 
 
 def judge_bad(s, out, serial):
@@ -1215,11 +1250,12 @@ def judge_bad(s, out, serial):
                       console)
     if s.blkbad:
         return Result(s, True, 'bad sector-size, 0 sectors, partial block, '
-                      'a response with an id past the ring: each disk closed '
+                      'ring order 40, 0 queues, 100000 indirect segments, a '
+                      'response with an id past the ring: each disk closed '
                       'with one log line; guest shut down', console)
-    return Result(s, True, 'mtu 70000, no rx-copy, mtu 9000 without sg, a '
-                  'receive response with a wrong id: each vif closed with '
-                  'one log line; guest shut down', console)
+    return Result(s, True, 'mtu 70000, no rx-copy, mtu 9000 without sg, 0 '
+                  'queues, a receive response with a wrong id: each vif '
+                  'closed with one log line; guest shut down', console)
 
 
 def judge_domu(s, out, serial):

@@ -12,7 +12,8 @@
 # (4 KiB random reads, 1 MiB sequential reads, direct I/O); then the
 # toolstack attaches a scratch disk (xvdc): write 16 MiB to it, let the
 # toolstack detach it and attach it again, read them back; then it grows
-# the disk from 32 to 64 MiB, which must show here; power off.
+# the disk from 32 to 64 MiB, which must show here; discard 4 MiB of
+# it, which must read back as zeros; power off.
 say() { echo "PVOPS-HARNESS: io $*" > /dev/hvc0; }
 # until_dev present|absent: wait (300 s at most) for /dev/xvdc to be so.
 until_dev() {
@@ -73,6 +74,15 @@ if until_dev present; then
 			size=$(cat /sys/block/xvdc/size)
 			[ "$size" = 131072 ] && r=ok || r=failed
 			say "scratch resized=$r sectors=$size"
+			# Discarded, the first 4 MiB must read back as zeros.
+			if blkdiscard -o 0 -l 4194304 /dev/xvdc 2>/dev/null; then
+				left=$(dd if=/dev/xvdc bs=1M count=4 iflag=direct 2>/dev/null |
+					tr -d '\000' | wc -c)
+				[ "$left" = 0 ] && r=ok || r=nonzero
+			else
+				r=refused
+			fi
+			say "scratch discarded=$r"
 		else
 			say "scratch reattached=timeout"
 		fi
