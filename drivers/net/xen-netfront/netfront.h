@@ -102,6 +102,10 @@ struct netfront_stats {
 
 struct netfront_info;
 
+/* Bits of netfront_queue.eoi */
+#define NETFRONT_EOI_PENDING	0
+#define NETFRONT_EOI_WORK	1
+
 /**
  * struct netfront_queue - one pair of rings with its event channel
  * @nf: the device
@@ -110,9 +114,10 @@ struct netfront_info;
  * @napi: receives, and collects transmit responses
  * @port: the event channel, shared by both rings
  * @irq: its irq (0 when unbound)
- * @eoi_pending: an event awaits its late EOI, sent when the poll is done
- * @eoi_work: the polls since that event found work (else the EOI says
- *	the event was spurious)
+ * @eoi: NETFRONT_EOI_PENDING: an event awaits its late EOI, sent when
+ *	the poll is done; NETFRONT_EOI_WORK: responses were taken since the
+ *	last EOI, by the poll or by a transmit collecting its predecessors'
+ *	(else the EOI says the event was spurious)
  * @tx_lock: see the top of this file
  * @tx: our view of the transmit ring
  * @tx_sring: the shared transmit ring
@@ -139,8 +144,7 @@ struct netfront_queue {
 	struct napi_struct napi;
 	evtchn_port_t port;
 	int irq;
-	unsigned long eoi_pending;
-	bool eoi_work;
+	unsigned long eoi;
 
 	spinlock_t tx_lock;	/* see the top of this file */
 	struct xen_front_ring tx;

@@ -303,6 +303,9 @@ static int netfront_rx(struct netfront_queue *q, int budget)
 		}
 		if (!avail)
 			break;
+		/* New slots, even of a packet not whole yet: real work. */
+		if (avail > q->rx_partial)
+			set_bit(NETFRONT_EOI_WORK, &q->eoi);
 		rc = netfront_rx_gather(q, avail, &pkt);
 		q->rx_partial = rc ? 0 : pkt.slots;
 		if (rc <= 0)
@@ -335,7 +338,9 @@ static bool netfront_rx_more(struct netfront_queue *q)
  *
  * Collects transmit responses, receives, posts buffers again; when done,
  * asks for an event at the next response and sends the late EOI of the
- * event that scheduled it.
+ * event that scheduled it: spurious only if no response at all came
+ * since the last one (transmits collect responses too, and may have
+ * taken those the event announced).
  *
  * Return: packets received.
  */
@@ -345,15 +350,12 @@ int netfront_poll(struct napi_struct *napi, int budget)
 						napi);
 	int done;
 
-	if (netfront_tx_collect(q))
-		q->eoi_work = true;
+	netfront_tx_collect(q);
 	done = netfront_rx(q, budget);
 	if (done < 0) {
 		/* Broken: nothing more from this ring. */
 		done = 0;
 	} else {
-		if (done)
-			q->eoi_work = true;
 		netfront_rx_refill(q);
 		if (done == budget)
 			return budget;
@@ -364,10 +366,10 @@ int netfront_poll(struct napi_struct *napi, int budget)
 		napi_schedule(napi);
 		return done;
 	}
-	if (test_and_clear_bit(0, &q->eoi_pending)) {
-		xen_irq_lateeoi(q->irq, q->eoi_work ? 0 : XEN_EOI_FLAG_SPURIOUS);
-		q->eoi_work = false;
-	}
+	if (test_and_clear_bit(NETFRONT_EOI_PENDING, &q->eoi))
+		xen_irq_lateeoi(q->irq,
+				test_and_clear_bit(NETFRONT_EOI_WORK, &q->eoi) ?
+				0 : XEN_EOI_FLAG_SPURIOUS);
 	return done;
 }
 
@@ -385,7 +387,7 @@ irqreturn_t netfront_interrupt(int irq, void *dev_id)
 {
 	struct netfront_queue *q = dev_id;
 
-	set_bit(0, &q->eoi_pending);
+	set_bit(NETFRONT_EOI_PENDING, &q->eoi);
 	napi_schedule(&q->napi);
 	return IRQ_HANDLED;
 }

@@ -270,6 +270,8 @@ static bool __netfront_tx_collect(struct netfront_queue *q)
 			r = &sring->ring[xen_ring_slot(&q->tx, q->tx.rsp_cons++)].rsp;
 			id = READ_ONCE(r->id);
 			status = READ_ONCE(r->status);
+			if (!work)
+				set_bit(NETFRONT_EOI_WORK, &q->eoi);
 			work = true;
 			/* Slots of extra information: no id to check. */
 			if (status == NETIF_RSP_NULL)

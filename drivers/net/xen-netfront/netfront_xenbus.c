@@ -95,7 +95,7 @@ static void netfront_queue_down(struct netfront_queue *q)
 	netfront_rx_release(q);
 	xenbus_teardown_ring((void **)&q->tx_sring, 1, &q->tx_ring_ref);
 	xenbus_teardown_ring((void **)&q->rx_sring, 1, &q->rx_ring_ref);
-	q->eoi_pending = 0;
+	q->eoi = 0;
 }
 
 static int netfront_queue_up(struct netfront_queue *q)
@@ -113,7 +113,7 @@ static int netfront_queue_up(struct netfront_queue *q)
 	if (WARN_ON(q->tx.nr_ents != NETFRONT_RING_SIZE ||
 		    q->rx.nr_ents != NETFRONT_RING_SIZE))
 		return -EINVAL;
-	q->eoi_work = false;
+	q->eoi = 0;
 	/* Both always, so that netfront_queue_down() finds them set. */
 	rc = netfront_tx_init(q);
 	rc = netfront_rx_init(q) ?: rc;
