@@ -4,9 +4,11 @@
  *
  * netfront_xenbus.c owns the device's life: the net_device, the backend's
  * offer read once into struct netfront_features, the queues with their
- * rings and event channels, set up and taken down.  netfront_tx.c sends,
- * netfront_rx.c receives and runs each queue's NAPI poll (which also
- * collects transmit responses).
+ * rings and event channels, set up and taken down.  netfront_tx.c sends
+ * (and collects transmit responses in the transmit ring's own interrupt
+ * when it has one), netfront_rx.c receives and runs each queue's NAPI
+ * poll (which also collects transmit responses when the rings share a
+ * channel).
  *
  * Lock order: rtnl_lock (queues are created, enabled and destroyed only
  * under it) -> netfront_queue.tx_lock (spinlock, irqsave: the transmit
@@ -48,6 +50,7 @@
  * @ipv6_csum: and IPv6 ones
  * @tso4: it segments TCP over IPv4
  * @tso6: and over IPv6
+ * @split: it takes an event channel for each ring of a queue
  * @max_queues: the queues it takes (1 when it does not say)
  * @mtu: the MTU it asks for, 0 when none
  */
@@ -57,6 +60,7 @@ struct netfront_features {
 	bool ipv6_csum;
 	bool tso4;
 	bool tso6;
+	bool split;
 	unsigned int max_queues;
 	unsigned int mtu;
 };
@@ -105,19 +109,26 @@ struct netfront_info;
 /* Bits of netfront_queue.eoi */
 #define NETFRONT_EOI_PENDING	0
 #define NETFRONT_EOI_WORK	1
+#define NETFRONT_EOI_TX_WORK	2
 
 /**
- * struct netfront_queue - one pair of rings with its event channel
+ * struct netfront_queue - one pair of rings with their event channels
  * @nf: the device
  * @id: its number
  * @name: its irq's name
+ * @tx_name: its transmit irq's name, with split channels
  * @napi: receives, and collects transmit responses
- * @port: the event channel, shared by both rings
+ * @port: the event channel of both rings, or of the receive ring alone
+ *	when the backend takes one a ring (feature-split-event-channels)
  * @irq: its irq (0 when unbound)
- * @eoi: NETFRONT_EOI_PENDING: an event awaits its late EOI, sent when
- *	the poll is done; NETFRONT_EOI_WORK: responses were taken since the
- *	last EOI, by the poll or by a transmit collecting its predecessors'
- *	(else the EOI says the event was spurious)
+ * @tx_port: the transmit ring's own event channel, 0 when shared
+ * @tx_irq: the irq a transmit notifies: @irq, or @tx_port's
+ * @eoi: NETFRONT_EOI_PENDING: an event of @port awaits its late EOI,
+ *	sent when the poll is done; NETFRONT_EOI_WORK: responses of its
+ *	rings were taken since its last EOI (else the EOI says the event was
+ *	spurious); NETFRONT_EOI_TX_WORK: the same for @tx_port.  Transmits
+ *	collect the responses of their predecessors, so the event that
+ *	announced them may find none left.
  * @tx_lock: see the top of this file
  * @tx: our view of the transmit ring
  * @tx_sring: the shared transmit ring
@@ -141,9 +152,12 @@ struct netfront_queue {
 	struct netfront_info *nf;
 	unsigned int id;
 	char name[IFNAMSIZ + 8];
+	char tx_name[IFNAMSIZ + 8];
 	struct napi_struct napi;
 	evtchn_port_t port;
 	int irq;
+	evtchn_port_t tx_port;
+	int tx_irq;
 	unsigned long eoi;
 
 	spinlock_t tx_lock;	/* see the top of this file */
@@ -193,6 +207,7 @@ struct netfront_info {
 netdev_tx_t netfront_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int netfront_tx_init(struct netfront_queue *q);
 bool netfront_tx_collect(struct netfront_queue *q);
+irqreturn_t netfront_tx_interrupt(int irq, void *dev_id);
 void netfront_tx_release(struct netfront_queue *q);
 
 /* netfront_rx.c */

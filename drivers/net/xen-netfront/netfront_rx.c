@@ -350,7 +350,8 @@ int netfront_poll(struct napi_struct *napi, int budget)
 						napi);
 	int done;
 
-	netfront_tx_collect(q);
+	if (!q->tx_port)
+		netfront_tx_collect(q);
 	done = netfront_rx(q, budget);
 	if (done < 0) {
 		/* Broken: nothing more from this ring. */

@@ -12,10 +12,11 @@
  * its own, zeroed past the data, so that the backend sees nothing but it.
  *
  * The queue is stopped while a packet of the most slots might not fit,
- * and woken by the collection of responses, which run in the queue's
- * NAPI poll and after each packet sent.  A response is copied out of the ring before use; an id
- * that is out of range or not in flight, or a grant the backend still
- * maps, marks the device broken.
+ * and woken by the collection of responses, which run after each
+ * packet sent and in the transmit ring's interrupt (its own, or the
+ * queue's NAPI poll when the rings share one).  A response is copied
+ * out of the ring before use; an id that is out of range or not in
+ * flight, or a grant the backend still maps, marks the device broken.
  *
  * Locking: netfront_queue.tx_lock (see netfront.h) covers the ring, the
  * ids and the transmit counters.
@@ -271,7 +272,8 @@ static bool __netfront_tx_collect(struct netfront_queue *q)
 			id = READ_ONCE(r->id);
 			status = READ_ONCE(r->status);
 			if (!work)
-				set_bit(NETFRONT_EOI_WORK, &q->eoi);
+				set_bit(q->tx_port ? NETFRONT_EOI_TX_WORK :
+					NETFRONT_EOI_WORK, &q->eoi);
 			work = true;
 			/* Slots of extra information: no id to check. */
 			if (status == NETIF_RSP_NULL)
@@ -350,7 +352,7 @@ netdev_tx_t netfront_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	netfront_tx_post(q, skb, p, n, refs, bounced, &gso);
 	if (xen_ring_push_requests(&q->tx, &q->tx_sring->req_prod,
 				   &q->tx_sring->req_event))
-		notify_remote_via_irq(q->irq);
+		notify_remote_via_irq(q->tx_irq);
 	u64_stats_update_begin(&q->tx_stats.syncp);
 	u64_stats_inc(&q->tx_stats.packets);
 	u64_stats_add(&q->tx_stats.bytes, len);
@@ -393,6 +395,26 @@ bool netfront_tx_collect(struct netfront_queue *q)
 	work = __netfront_tx_collect(q);
 	spin_unlock_irqrestore(&q->tx_lock, flags);
 	return work;
+}
+
+/**
+ * netfront_tx_interrupt() - the transmit ring's own event channel fired
+ * @irq: its irq
+ * @dev_id: the queue
+ *
+ * Collects the responses there and sends the late EOI: spurious only
+ * when no transmit response at all came since the last one.
+ *
+ * Return: IRQ_HANDLED.
+ */
+irqreturn_t netfront_tx_interrupt(int irq, void *dev_id)
+{
+	struct netfront_queue *q = dev_id;
+
+	netfront_tx_collect(q);
+	xen_irq_lateeoi(irq, test_and_clear_bit(NETFRONT_EOI_TX_WORK, &q->eoi) ?
+			0 : XEN_EOI_FLAG_SPURIOUS);
+	return IRQ_HANDLED;
 }
 
 /**

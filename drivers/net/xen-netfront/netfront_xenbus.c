@@ -8,7 +8,8 @@
  *                         required; feature-sg, checksum and GSO
  *                         features, multi-queue-max-queues, mtu),
  *                         checked; set up the queues, each a transmit
- *                         and a receive ring sharing one event channel;
+ *                         and a receive ring with an event channel each
+ *                         (feature-split-event-channels) or one for both;
  *                         publish them; we are Connected
  *   backend Connected  -> carrier on
  *   backend Closing    -> carrier off, queues taken down; we are Closed
@@ -78,19 +79,45 @@ static void netfront_close_work(struct work_struct *work)
 
 /* ---- queues ---- */
 
+/* An event channel for the backend, bound to @handler. */
+static int netfront_bind(struct netfront_queue *q, evtchn_port_t *port,
+			 int *irq, irq_handler_t handler, const char *name)
+{
+	struct xenbus_device *xdev = q->nf->xdev;
+	int rc;
+
+	rc = xenbus_alloc_evtchn(xdev, port);
+	if (rc)
+		return rc;
+	rc = bind_evtchn_to_irqhandler_lateeoi(*port, handler, 0, name, q);
+	if (rc < 0) {
+		xenbus_dev_fatal(xdev, rc, "binding event channel %u", *port);
+		return rc;
+	}
+	*irq = rc;
+	return 0;
+}
+
+static void netfront_unbind(struct netfront_queue *q, evtchn_port_t *port,
+			    int *irq)
+{
+	if (*irq > 0)
+		unbind_from_irqhandler(*irq, q);
+	else if (*port)
+		xenbus_free_evtchn(q->nf->xdev, *port);
+	*irq = 0;
+	*port = 0;
+}
+
 static void netfront_queue_down(struct netfront_queue *q)
 {
-	struct netfront_info *nf = q->nf;
-
 	if (q->napi.poll)
 		netif_napi_del(&q->napi);
 	q->napi.poll = NULL;
-	if (q->irq > 0)
-		unbind_from_irqhandler(q->irq, q);
-	else if (q->port)
-		xenbus_free_evtchn(nf->xdev, q->port);
-	q->irq = 0;
-	q->port = 0;
+	if (q->tx_port)
+		netfront_unbind(q, &q->tx_port, &q->tx_irq);
+	q->tx_irq = 0;
+	netfront_unbind(q, &q->port, &q->irq);
 	netfront_tx_release(q);
 	netfront_rx_release(q);
 	xenbus_teardown_ring((void **)&q->tx_sring, 1, &q->tx_ring_ref);
@@ -134,17 +161,20 @@ static int netfront_queue_up(struct netfront_queue *q)
 	q->rx_sring->req_event = 1;
 	q->rx_sring->rsp_event = 1;
 
-	rc = xenbus_alloc_evtchn(xdev, &q->port);
+	snprintf(q->name, sizeof(q->name), "%s-q%u%s", nf->netdev->name, q->id,
+		 nf->feat.split ? "-rx" : "");
+	rc = netfront_bind(q, &q->port, &q->irq, netfront_interrupt, q->name);
 	if (rc)
 		goto fail;
-	snprintf(q->name, sizeof(q->name), "%s-q%u", nf->netdev->name, q->id);
-	rc = bind_evtchn_to_irqhandler_lateeoi(q->port, netfront_interrupt, 0,
-					       q->name, q);
-	if (rc < 0) {
-		xenbus_dev_fatal(xdev, rc, "binding event channel %u", q->port);
-		goto fail;
+	q->tx_irq = q->irq;
+	if (nf->feat.split) {
+		snprintf(q->tx_name, sizeof(q->tx_name), "%s-q%u-tx",
+			 nf->netdev->name, q->id);
+		rc = netfront_bind(q, &q->tx_port, &q->tx_irq,
+				   netfront_tx_interrupt, q->tx_name);
+		if (rc)
+			goto fail;
 	}
-	q->irq = rc;
 	netif_napi_add(nf->netdev, &q->napi, netfront_poll);
 	return 0;
 fail:
@@ -161,7 +191,7 @@ static int netfront_read_features(struct netfront_info *nf,
 	static const char *const flags[] = {
 		"feature-rx-copy", "feature-sg", "feature-no-csum-offload",
 		"feature-ipv6-csum-offload", "feature-gso-tcpv4",
-		"feature-gso-tcpv6",
+		"feature-gso-tcpv6", "feature-split-event-channels",
 	};
 	struct xenbus_device *xdev = nf->xdev;
 	unsigned int val[ARRAY_SIZE(flags)], mtu, i;
@@ -185,6 +215,7 @@ static int netfront_read_features(struct netfront_info *nf,
 	f->ipv6_csum = val[3];
 	f->tso4 = val[4];
 	f->tso6 = val[5];
+	f->split = val[6];
 	if (mtu > ETH_DATA_LEN && !f->sg) {
 		xenbus_dev_fatal(xdev, -EINVAL, "backend mtu %u without feature-sg",
 				 mtu);
@@ -211,8 +242,14 @@ static int netfront_write_queue(struct netfront_info *nf,
 	rc = xenbus_printf(t, dir, "tx-ring-ref", "%u", q->tx_ring_ref);
 	if (!rc)
 		rc = xenbus_printf(t, dir, "rx-ring-ref", "%u", q->rx_ring_ref);
-	if (!rc)
+	if (!rc && q->tx_port) {
+		rc = xenbus_printf(t, dir, "event-channel-tx", "%u", q->tx_port);
+		if (!rc)
+			rc = xenbus_printf(t, dir, "event-channel-rx", "%u",
+					   q->port);
+	} else if (!rc) {
 		rc = xenbus_printf(t, dir, "event-channel", "%u", q->port);
+	}
 	kfree(qdir);
 	return rc;
 }
@@ -342,10 +379,11 @@ static void netfront_backend_connected(struct netfront_info *nf)
 		netif_tx_wake_all_queues(dev);
 	rtnl_unlock();
 	netdev_notify_peers(dev);
-	netdev_info(dev, "connected: %u queues, mtu %u%s%s%s%s%s\n",
+	netdev_info(dev, "connected: %u queues, mtu %u%s%s%s%s%s%s\n",
 		    nf->nr_queues, dev->mtu, f->sg ? ", sg" : "",
 		    f->csum ? ", csum" : "", f->ipv6_csum ? ", ipv6-csum" : "",
-		    f->tso4 ? ", tso" : "", f->tso6 ? ", tso6" : "");
+		    f->tso4 ? ", tso" : "", f->tso6 ? ", tso6" : "",
+		    f->split ? ", a channel each way" : "");
 	if (nf->bounce)
 		netdev_info(dev, "backend not trusted: packets are copied\n");
 }
