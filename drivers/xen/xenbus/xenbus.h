@@ -2,8 +2,8 @@
 /*
  * Private interface between the files of the xenbus core.
  *
- * xenbus_comms.c owns the ring to xenstored: it sends requests and the
- * reader thread matches replies to them; xenbus_xs.c builds requests and
+ * xenbus_comms.c owns the ring to xenstored: it sends requests and its
+ * interrupt handler matches replies to them; xenbus_xs.c builds requests and
  * owns watches; xenbus_probe.c finds the ring and starts it all;
  * xenbus_bus.c is the device model common to frontends and backends,
  * xenbus_probe_frontend.c the frontend bus.
@@ -29,7 +29,7 @@
  * @nvec: number of pieces
  * @reply: the reply's header
  * @body: the reply's payload, NUL-terminated (one byte more than
- *	@reply.len), allocated by the reader; the caller frees it
+ *	@reply.len), allocated by the ring's reader; the caller frees it
  * @err: 0, or -EIO when the connection broke before a reply came
  * @done: completed when @reply, @body and @err are set
  */
@@ -81,7 +81,8 @@ int xs_comms_init(struct xenstore_domain_interface *intf,
 		  evtchn_port_t port);
 int xs_send_and_wait(struct xs_request *req);
 
-/* Called by the reader thread for each XS_WATCH_EVENT; owns @body. */
+char *xs_watch_event_alloc(unsigned int len, gfp_t gfp);
+void xs_watch_event_free(char *body);
 void xs_watch_event(char *body, unsigned int len);
 int xs_watch_init(void);
 

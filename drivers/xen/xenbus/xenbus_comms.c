@@ -5,10 +5,14 @@
  * One page holds two byte rings of 1 KiB: requests out, replies and watch
  * events in.  A request is written whole under xs_send_lock, so requests
  * never interleave, and put on the in-flight list under its req_id before
- * its first byte is visible.  The reader thread ("xenbus") takes each
- * message off the reply ring, hands watch events to xenbus_xs.c and
- * completes the request whose req_id a reply carries, so any number of
- * callers can wait at once, each for its own reply.
+ * its first byte is visible.  The ring's interrupt handler takes each
+ * message off the reply ring, hands watch events to xenbus_xs.c (whose
+ * thread delivers them) and completes the request whose req_id a reply
+ * carries, so any number of callers can wait at once, each for its own
+ * reply, and a reply costs its caller one wakeup.  A message's bytes
+ * may arrive over several interrupts; the one being read is kept
+ * between them.  Its body is allocated atomically; should that fail, a
+ * work item allocates it and reading goes on from there.
  *
  * Trust: xenstored writes rsp_prod and req_cons; each is read once per
  * step, and one that puts more bytes in flight than the ring holds, or a
@@ -16,8 +20,10 @@
  * log line, every waiter gets -EIO and nothing further is sent.  A reply
  * to no request in flight is logged and dropped.
  *
- * Lock order: xs_send_lock (mutex) -> xs_flight_lock (spinlock).  The
- * reader takes only xs_flight_lock.
+ * Lock order: xs_send_lock (mutex) -> xs_flight_lock (spinlock), and
+ * xs_read_lock (spinlock, the message being read) -> xs_flight_lock.
+ * Both spinlocks are taken in the interrupt handler, so elsewhere with
+ * interrupts off.
  *
  * Ordering: data before the producer index (virt_wmb), the producer
  * index before the data (virt_rmb), and the data before freeing it with
@@ -35,12 +41,13 @@
  */
 #include <linux/err.h>
 #include <linux/interrupt.h>
-#include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <asm/barrier.h>
 #include <xen/events.h>
 
@@ -56,30 +63,23 @@ static LIST_HEAD(xs_in_flight);
 static u32 xs_next_req_id;
 static bool xs_broken;
 
-static irqreturn_t xs_interrupt(int irq, void *dev_id)
-{
-	wake_up(&xs_ring_wait);
-	return IRQ_HANDLED;
-}
-
 /* Fail every request in flight, and all later ones. */
 static void xs_break(const char *why, u32 a, u32 b)
 {
 	struct xs_request *req, *tmp;
-	LIST_HEAD(failed);
+	unsigned long flags;
 
-	spin_lock(&xs_flight_lock);
+	spin_lock_irqsave(&xs_flight_lock, flags);
 	if (!xs_broken)
 		pr_err("xenstore: %s (%u, %u); connection closed\n", why, a, b);
 	xs_broken = true;
-	list_splice_init(&xs_in_flight, &failed);
-	spin_unlock(&xs_flight_lock);
-
-	list_for_each_entry_safe(req, tmp, &failed, list) {
+	/* Under the lock, so that xs_forget() sees each one taken. */
+	list_for_each_entry_safe(req, tmp, &xs_in_flight, list) {
 		list_del_init(&req->list);
 		req->err = -EIO;
 		complete(&req->done);
 	}
+	spin_unlock_irqrestore(&xs_flight_lock, flags);
 	wake_up_all(&xs_ring_wait);
 }
 
@@ -153,11 +153,11 @@ static void xs_forget(struct xs_request *req)
 {
 	bool mine;
 
-	spin_lock(&xs_flight_lock);
+	spin_lock_irq(&xs_flight_lock);
 	mine = !list_empty(&req->list);
 	if (mine)
 		list_del_init(&req->list);
-	spin_unlock(&xs_flight_lock);
+	spin_unlock_irq(&xs_flight_lock);
 	if (!mine) {
 		wait_for_completion(&req->done);
 		kfree(req->body);	/* a reply that raced the failure */
@@ -190,15 +190,15 @@ int xs_send_and_wait(struct xs_request *req)
 	req->err = 0;
 
 	mutex_lock(&xs_send_lock);
-	spin_lock(&xs_flight_lock);
+	spin_lock_irq(&xs_flight_lock);
 	if (xs_broken) {
-		spin_unlock(&xs_flight_lock);
+		spin_unlock_irq(&xs_flight_lock);
 		mutex_unlock(&xs_send_lock);
 		return -EIO;
 	}
 	req->msg.req_id = xs_next_req_id++;
 	list_add_tail(&req->list, &xs_in_flight);
-	spin_unlock(&xs_flight_lock);
+	spin_unlock_irq(&xs_flight_lock);
 
 	old_prod = xs_intf->req_prod;
 	rc = xs_write(&req->msg, sizeof(req->msg));
@@ -219,39 +219,40 @@ int xs_send_and_wait(struct xs_request *req)
 
 /* ---- the reader ---- */
 
-/* Bytes we may read now; 0 if none, negative if the ring is broken. */
-static int xs_read_avail(void)
+/*
+ * The message being read, under xs_read_lock: its header, then its
+ * body, which is allocated once the header is whole.  xs_in_got counts
+ * the bytes of both read so far.
+ */
+static DEFINE_SPINLOCK(xs_read_lock);
+static struct xsd_sockmsg xs_in_msg;
+static char *xs_in_body;
+static unsigned int xs_in_got;
+
+static void xs_read_retry(struct work_struct *work);
+static DECLARE_WORK(xs_read_work, xs_read_retry);
+
+/*
+ * Copy up to @len bytes off the reply ring into @data.  Return: the
+ * bytes copied, 0 when the ring is empty, negative when it is broken.
+ */
+static int xs_read_some(void *data, unsigned int len)
 {
-	return xs_ring_check(&xs_intf->rsp_cons, &xs_intf->rsp_prod,
-			     "bad reply ring indices");
-}
+	XENSTORE_RING_IDX cons = xs_intf->rsp_cons;
+	int avail = xs_ring_check(&xs_intf->rsp_cons, &xs_intf->rsp_prod,
+				  "bad reply ring indices");
+	u32 n;
 
-static int xs_read(void *data, unsigned int len)
-{
-	int avail;
-
-	while (len) {
-		XENSTORE_RING_IDX cons = xs_intf->rsp_cons;
-		u32 n;
-
-		wait_event_interruptible(xs_ring_wait,
-					 (avail = xs_read_avail()) != 0 ||
-					 kthread_should_stop());
-		if (avail < 0)
-			return avail;
-		if (!avail)
-			return -EINTR;	/* asked to stop */
-		virt_rmb();	/* the index before the bytes it shows */
-		n = min(len, xs_ring_chunk(cons, avail));
-		memcpy(data, xs_intf->rsp + MASK_XENSTORE_IDX(cons), n);
-		virt_mb();	/* the bytes copied before their space is freed */
-		WRITE_ONCE(xs_intf->rsp_cons, cons + n);
-		if (avail == XENSTORE_RING_SIZE)
-			notify_remote_via_evtchn(xs_port);
-		data += n;
-		len -= n;
-	}
-	return 0;
+	if (avail <= 0)
+		return avail;
+	virt_rmb();	/* the index before the bytes it shows */
+	n = min(len, xs_ring_chunk(cons, avail));
+	memcpy(data, xs_intf->rsp + MASK_XENSTORE_IDX(cons), n);
+	virt_mb();	/* the bytes copied before their space is freed */
+	WRITE_ONCE(xs_intf->rsp_cons, cons + n);
+	if (avail == XENSTORE_RING_SIZE)
+		notify_remote_via_evtchn(xs_port);
+	return n;
 }
 
 static void xs_deliver(const struct xsd_sockmsg *msg, char *body)
@@ -275,33 +276,119 @@ static void xs_deliver(const struct xsd_sockmsg *msg, char *body)
 	kfree(body);
 }
 
-static int xs_reader(void *unused)
+static void xs_free_body(u32 type, char *body)
 {
-	struct xsd_sockmsg msg;
+	if (type == XS_WATCH_EVENT)
+		xs_watch_event_free(body);
+	else
+		kfree(body);
+}
+
+/*
+ * Read every whole message the ring holds and hand each on; stop at an
+ * empty ring, or when a body cannot be allocated with @gfp (the work
+ * item then allocates it and calls this again).  Interrupts off, with
+ * xs_read_lock held.
+ */
+static void xs_read_ring(gfp_t gfp)
+{
+	const unsigned int hdr = sizeof(xs_in_msg);
+	unsigned int len;
 	char *body;
+	int n;
 
-	while (!kthread_should_stop()) {
-		if (xs_read(&msg, sizeof(msg)))
-			break;
-		if (msg.len > XENSTORE_PAYLOAD_MAX) {
-			xs_break("message longer than the protocol allows",
-				 msg.type, msg.len);
-			break;
+	lockdep_assert_held(&xs_read_lock);
+	for (;;) {
+		if (xs_in_got < hdr) {
+			n = xs_read_some((char *)&xs_in_msg + xs_in_got,
+					 hdr - xs_in_got);
+			if (n <= 0)
+				break;
+			xs_in_got += n;
+			if (xs_in_got < hdr)
+				continue;
+			if (xs_in_msg.len > XENSTORE_PAYLOAD_MAX) {
+				xs_break("message longer than the protocol allows",
+					 xs_in_msg.type, xs_in_msg.len);
+				break;
+			}
 		}
-		body = kmalloc(msg.len + 1, GFP_KERNEL | __GFP_NOFAIL);
-		if (xs_read(body, msg.len)) {
-			kfree(body);
-			break;
+		len = xs_in_msg.len;
+		if (!xs_in_body) {
+			xs_in_body = xs_in_msg.type == XS_WATCH_EVENT ?
+				     xs_watch_event_alloc(len, gfp) :
+				     kmalloc(len + 1, gfp);
+			if (!xs_in_body) {
+				schedule_work(&xs_read_work);
+				return;
+			}
 		}
-		body[msg.len] = '\0';
+		if (xs_in_got - hdr < len) {
+			n = xs_read_some(xs_in_body + xs_in_got - hdr,
+					 len - (xs_in_got - hdr));
+			if (n <= 0)
+				break;
+			xs_in_got += n;
+			continue;
+		}
 
-		if (msg.type == XS_WATCH_EVENT)
-			xs_watch_event(body, msg.len);
+		body = xs_in_body;
+		body[len] = '\0';
+		xs_in_body = NULL;
+		xs_in_got = 0;
+		if (xs_in_msg.type == XS_WATCH_EVENT)
+			xs_watch_event(body, len);
 		else
-			xs_deliver(&msg, body);
+			xs_deliver(&xs_in_msg, body);
 	}
-	/* Broken: nothing more is read; the thread ends. */
-	return 0;
+	/* Broken: nothing more is read, and the message in progress goes. */
+	if (READ_ONCE(xs_broken) && xs_in_body) {
+		xs_free_body(xs_in_msg.type, xs_in_body);
+		xs_in_body = NULL;
+	}
+}
+
+/* A body the interrupt could not allocate: allocate it here, go on. */
+static void xs_read_retry(struct work_struct *work)
+{
+	unsigned long flags;
+	u32 type, len;
+	char *body;
+	bool need;
+
+	spin_lock_irqsave(&xs_read_lock, flags);
+	need = xs_in_got >= sizeof(xs_in_msg) && !xs_in_body &&
+	       !xs_broken;
+	type = xs_in_msg.type;
+	len = xs_in_msg.len;
+	spin_unlock_irqrestore(&xs_read_lock, flags);
+	if (!need)
+		return;
+	body = type == XS_WATCH_EVENT ?
+	       xs_watch_event_alloc(len, GFP_KERNEL | __GFP_NOFAIL) :
+	       kmalloc(len + 1, GFP_KERNEL | __GFP_NOFAIL);
+
+	/* The interrupt may have gone on meanwhile: a body of this shape? */
+	spin_lock_irqsave(&xs_read_lock, flags);
+	if (xs_in_got >= sizeof(xs_in_msg) && !xs_in_body && !xs_broken &&
+	    xs_in_msg.type == type && xs_in_msg.len == len) {
+		xs_in_body = body;
+		body = NULL;
+	}
+	xs_read_ring(GFP_ATOMIC | __GFP_NOWARN);
+	spin_unlock_irqrestore(&xs_read_lock, flags);
+	if (body)
+		xs_free_body(type, body);
+}
+
+static irqreturn_t xs_interrupt(int irq, void *dev_id)
+{
+	spin_lock(&xs_read_lock);
+	xs_read_ring(GFP_ATOMIC | __GFP_NOWARN);
+	spin_unlock(&xs_read_lock);
+	/* Room in the request ring, for a sender waiting for it. */
+	wake_up(&xs_ring_wait);
+	return IRQ_HANDLED;
 }
 
 /**
@@ -313,19 +400,14 @@ static int xs_reader(void *unused)
  */
 int xs_comms_init(struct xenstore_domain_interface *intf, evtchn_port_t port)
 {
-	struct task_struct *task;
 	int irq;
 
 	xs_intf = intf;
 	xs_port = port;
 	irq = bind_evtchn_to_irqhandler(port, xs_interrupt, 0, "xenbus", NULL);
-	if (irq < 0)
-		return irq;
-	task = kthread_run(xs_reader, NULL, "xenbus");
-	if (IS_ERR(task)) {
-		/* The irq stays: unbinding would close the toolstack's port. */
+	if (irq < 0) {
 		xs_intf = NULL;
-		return PTR_ERR(task);
+		return irq;
 	}
 	return 0;
 }

@@ -7,13 +7,18 @@
  * reply names.  A reply of the wrong type or shape is -EIO.
  *
  * Watches: registered watches are on xs_watches under xs_watch_lock,
- * each with a token of its own.  The reader thread queues each event
- * whose token matches a watch; the watch thread ("xenwatch") delivers
- * them one at a time, holding xs_watch_mutex, so that a watch being
- * unregistered can wait for a callback in progress (unless it is that
- * callback that unregisters).
+ * each with a token of its own.  An event comes off the ring in the
+ * ring's interrupt, in a buffer of its own (xs_watch_event_alloc()),
+ * and waits on xs_watch_arrived; the watch thread ("xenwatch") parses
+ * it, queues it if its token matches a watch that wants it, and delivers
+ * the queued ones one at a time, holding xs_watch_mutex, so that a watch
+ * being unregistered can wait for a callback in progress (unless it is
+ * that callback that unregisters).  An event that arrives for a watch
+ * already unregistered finds no token and is dropped.
  *
- * Lock order: xs_watch_mutex -> xs_watch_lock (spinlock; the lists).
+ * Lock order: xs_watch_mutex -> xs_watch_lock (spinlock; the watches
+ * and the queue).  xs_arrived_lock (spinlock, taken in the interrupt,
+ * so elsewhere with interrupts off) is never held with another.
  */
 #include <linux/err.h>
 #include <linux/export.h>
@@ -423,23 +428,27 @@ EXPORT_SYMBOL_GPL(xenbus_gather);
 
 /**
  * struct xs_watch_event - one event waiting for the watch thread
- * @list: on xs_watch_events
- * @watch: the watch that fired
- * @body: the payload, owning the strings below
- * @path: the path that changed
- * @token: the token it came with
+ * @list: on xs_watch_arrived, then on xs_watch_events
+ * @watch: the watch that fired, once it is on xs_watch_events
+ * @path: the path that changed, in @body
+ * @token: the token it came with, in @body
+ * @len: the payload's length
+ * @body: the payload as read off the ring, NUL-terminated
  */
 struct xs_watch_event {
 	struct list_head list;
 	struct xenbus_watch *watch;
-	char *body;
 	const char *path;
 	const char *token;
+	unsigned int len;
+	char body[];
 };
 
 static LIST_HEAD(xs_watches);
 static LIST_HEAD(xs_watch_events);
+static LIST_HEAD(xs_watch_arrived);
 static DEFINE_SPINLOCK(xs_watch_lock);
+static DEFINE_SPINLOCK(xs_arrived_lock);
 static DEFINE_MUTEX(xs_watch_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(xs_watch_wait);
 static struct task_struct *xs_watch_task;
@@ -455,40 +464,87 @@ static struct xenbus_watch *xs_find_watch(u32 token)
 	return NULL;
 }
 
-/* Called by the reader thread; takes ownership of body. */
+/**
+ * xs_watch_event_alloc() - room for a watch event's payload
+ * @len: the payload's length
+ * @gfp: allocation flags
+ *
+ * Return: a buffer of @len + 1 bytes for xs_watch_event() or
+ * xs_watch_event_free(), or NULL.
+ */
+char *xs_watch_event_alloc(unsigned int len, gfp_t gfp)
+{
+	struct xs_watch_event *ev = kmalloc(struct_size(ev, body, len + 1),
+					    gfp);
+
+	if (!ev)
+		return NULL;
+	ev->len = len;
+	return ev->body;
+}
+
+/**
+ * xs_watch_event_free() - free a buffer of xs_watch_event_alloc()
+ * @body: the buffer
+ */
+void xs_watch_event_free(char *body)
+{
+	kfree(container_of(body, struct xs_watch_event, body[0]));
+}
+
+/**
+ * xs_watch_event() - a watch event read off the ring
+ * @body: its payload, in a buffer of xs_watch_event_alloc(), now ours
+ * @len: the payload's length
+ *
+ * Any context; the watch thread does the rest.
+ */
 void xs_watch_event(char *body, unsigned int len)
 {
-	struct xs_watch_event *ev;
+	struct xs_watch_event *ev = container_of(body, struct xs_watch_event,
+						 body[0]);
+	unsigned long flags;
+
+	ev->len = len;
+	spin_lock_irqsave(&xs_arrived_lock, flags);
+	list_add_tail(&ev->list, &xs_watch_arrived);
+	spin_unlock_irqrestore(&xs_arrived_lock, flags);
+	wake_up(&xs_watch_wait);
+}
+
+/* Queue each event that arrived for its watch, or drop it. */
+static void xs_watch_sort(void)
+{
+	struct xs_watch_event *ev, *tmp;
 	struct xenbus_watch *w;
-	const char *path, *token;
+	LIST_HEAD(arrived);
 	u32 id;
 
-	if (xs_parse_watch_event(body, len, &path, &token) ||
-	    kstrtou32(token, 16, &id)) {
-		pr_warn_ratelimited("xenstore: malformed watch event dropped\n");
-		goto drop;
-	}
-	ev = kmalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		goto drop;
-	ev->body = body;
-	ev->path = path;
-	ev->token = token;
+	spin_lock_irq(&xs_arrived_lock);
+	list_splice_init(&xs_watch_arrived, &arrived);
+	spin_unlock_irq(&xs_arrived_lock);
 
-	spin_lock(&xs_watch_lock);
-	w = xs_find_watch(id);
-	if (w && (!w->will_handle || w->will_handle(w, path, token))) {
-		ev->watch = w;
-		w->nr_pending++;
-		list_add_tail(&ev->list, &xs_watch_events);
+	list_for_each_entry_safe(ev, tmp, &arrived, list) {
+		list_del(&ev->list);
+		if (xs_parse_watch_event(ev->body, ev->len, &ev->path,
+					 &ev->token) ||
+		    kstrtou32(ev->token, 16, &id)) {
+			pr_warn_ratelimited("xenstore: malformed watch event dropped\n");
+			kfree(ev);
+			continue;
+		}
+		spin_lock(&xs_watch_lock);
+		w = xs_find_watch(id);
+		if (w && (!w->will_handle ||
+			  w->will_handle(w, ev->path, ev->token))) {
+			ev->watch = w;
+			w->nr_pending++;
+			list_add_tail(&ev->list, &xs_watch_events);
+			ev = NULL;
+		}
 		spin_unlock(&xs_watch_lock);
-		wake_up(&xs_watch_wait);
-		return;
+		kfree(ev);
 	}
-	spin_unlock(&xs_watch_lock);
-	kfree(ev);
-drop:
-	kfree(body);
 }
 
 static int xs_watch_thread(void *unused)
@@ -498,11 +554,13 @@ static int xs_watch_thread(void *unused)
 	for (;;) {
 		wait_event_interruptible(xs_watch_wait,
 					 !list_empty(&xs_watch_events) ||
+					 !list_empty(&xs_watch_arrived) ||
 					 kthread_should_stop());
 		if (kthread_should_stop())
 			return 0;
 
 		mutex_lock(&xs_watch_mutex);
+		xs_watch_sort();
 		spin_lock(&xs_watch_lock);
 		ev = list_first_entry_or_null(&xs_watch_events,
 					      struct xs_watch_event, list);
@@ -514,11 +572,7 @@ static int xs_watch_thread(void *unused)
 		if (ev)
 			ev->watch->callback(ev->watch, ev->path, ev->token);
 		mutex_unlock(&xs_watch_mutex);
-
-		if (ev) {
-			kfree(ev->body);
-			kfree(ev);
-		}
+		kfree(ev);
 	}
 }
 
@@ -600,10 +654,8 @@ void unregister_xenbus_watch(struct xenbus_watch *watch)
 	if (current != xs_watch_task)
 		mutex_unlock(&xs_watch_mutex);
 
-	list_for_each_entry_safe(ev, tmp, &dropped, list) {
-		kfree(ev->body);
+	list_for_each_entry_safe(ev, tmp, &dropped, list)
 		kfree(ev);
-	}
 }
 EXPORT_SYMBOL_GPL(unregister_xenbus_watch);
 
