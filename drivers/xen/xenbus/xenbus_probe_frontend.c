@@ -11,12 +11,24 @@
  * registers it before drivers can register, and starts it once xenstore
  * is up.
  *
- * Locking: none of its own (see xenbus_bus.c).
+ * Boot waits (late_initcall) until each device present that has a driver
+ * has connected, or given up, or xenbus.boot_wait seconds have passed:
+ * frontends connect in the watch thread, and the kernel must not look
+ * for its root disk before that disk has been added whole.  The wait
+ * polls the devices' states, every WAIT_POLL_MS, and says every 5 s
+ * which one it is waiting for.
+ *
+ * Locking: none of its own (see xenbus_bus.c); the wait only reads
+ * states, each once.
  */
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/notifier.h>
+#include <linux/string.h>
 #include <xen/xen.h>
 #include <xen/xenbus.h>
 
@@ -32,6 +44,15 @@ static struct xenbus_bus xb_frontend = {
 };
 
 static bool xb_frontend_registered;
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "xenbus."
+static unsigned int boot_wait = 30;
+module_param(boot_wait, uint, 0444);
+MODULE_PARM_DESC(boot_wait,
+		 "Seconds boot waits for the frontend devices present to connect (0: not at all)");
+
+#define WAIT_POLL_MS	10
 
 /**
  * __xenbus_register_frontend() - register a frontend driver
@@ -82,3 +103,75 @@ static int __init xb_frontend_init(void)
 
 /* After xenstore's own subsys_initcall, before any driver's. */
 subsys_initcall_sync(xb_frontend_init);
+
+/**
+ * struct xb_wait - devices boot still waits for
+ * @count: how many
+ * @node: the first one's xenstore directory
+ * @state: its state
+ * @other: its other end's state
+ */
+struct xb_wait {
+	unsigned int count;
+	char node[48];
+	int state;
+	int other;
+};
+
+/* Count @d if its driver is bound and it is neither connected nor done. */
+static int xb_wait_count(struct device *d, void *data)
+{
+	struct xenbus_device *xdev = to_xenbus_device(d);
+	struct device_driver *drv = READ_ONCE(d->driver);
+	enum xenbus_state mine = READ_ONCE(xdev->state);
+	enum xenbus_state other = READ_ONCE(xdev->otherend_state);
+	struct xb_wait *w = data;
+
+	if (!drv || to_xenbus_driver(drv)->not_essential)
+		return 0;
+	if (mine >= XenbusStateConnected || other == XenbusStateClosing ||
+	    other == XenbusStateClosed)
+		return 0;
+	if (!w->count++) {
+		strscpy(w->node, xdev->nodename, sizeof(w->node));
+		w->state = mine;
+		w->other = other;
+	}
+	return 0;
+}
+
+static int __init xb_frontend_wait(void)
+{
+	unsigned long start = jiffies, say = start + 5 * HZ;
+	struct xb_wait w;
+	bool waited = false;
+
+	if (!xb_frontend_registered || !boot_wait || !xenbus_ready())
+		return 0;
+	for (;;) {
+		w = (struct xb_wait) {};
+		bus_for_each_dev(&xb_frontend_bus_type, NULL, &w,
+				 xb_wait_count);
+		if (!w.count)
+			break;
+		if (time_after(jiffies, start + boot_wait * HZ)) {
+			pr_warn("xenbus: %u device(s) not connected after %u s, %s first (state %d, backend %d); booting on\n",
+				w.count, boot_wait, w.node, w.state, w.other);
+			return 0;
+		}
+		if (time_after(jiffies, say)) {
+			pr_info("xenbus: waiting for %u device(s) to connect, %s first\n",
+				w.count, w.node);
+			say += 5 * HZ;
+		}
+		waited = true;
+		msleep(WAIT_POLL_MS);
+	}
+	if (waited)
+		pr_info("xenbus: frontend devices connected after %u ms\n",
+			jiffies_to_msecs(jiffies - start));
+	return 0;
+}
+
+/* Before the root file system is looked for. */
+late_initcall(xb_frontend_wait);

@@ -931,7 +931,7 @@ def make_job(jobdir, kernels, assets, domus):
             for h in ('hotplug-block', 'hotplug-vif'):
                 shutil.copy(os.path.join(HERE, 'rootfs', h), jobdir)
             with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
-                extra = f'console=hvc0 root=/dev/xvda rootwait rw {s.cmdline}'
+                extra = f'console=hvc0 root=/dev/xvda rw {s.cmdline}'
                 if s.io or s.netio:
                     extra += (' systemd.run="/bin/sh /dev/xvdb" '
                               'systemd.run_success_action=none '
