@@ -514,11 +514,12 @@ iperf_to() {
 	sed -n 's/.* \([0-9.][0-9.]*\) Mbits\/sec.*receiver.*/\1/p' "/job/out/$1.iperf-$2.log" | tail -1
 }
 
-# vif_events DOMID: the events dom0 took so far on the domU's vifs (netback
-# names their irqs vifDOMID.N-qM...): each is a notification the domU
-# sent, an EVTCHNOP_send hypercall.
+# vif_events DOMID [SUFFIX]: the events dom0 took so far on the domU's
+# vifs (netback names their irqs vifDOMID.N-qM, with -tx and -rx when
+# each ring has its own channel; SUFFIX counts only those): each is a
+# notification the domU sent, an EVTCHNOP_send hypercall.
 vif_events() {
-	awk -v p="vif$1." 'index($0, p) {
+	awk -v p="vif$1." -v x="$2" 'index($0, p) && (x == "" || $NF ~ x "$") {
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
 	} END { print s + 0 }' /proc/interrupts
 }
@@ -536,20 +537,26 @@ sub() {
 # iperf_rounds NAME DOMID: IPERF_ROUNDS rounds of iperf_to both ways, each
 # with the domU's notifications it took; sets to, from, to_ev and
 # from_ev to comma-separated lists, to or from empty on a failure.  The
-# CPU seconds the domU and dom0 used in each go to the log (iperf-cpu).
+# CPU seconds the domU and dom0 used in each, and how many of the
+# notifications came on transmit rings' own channels, go to the log
+# (iperf-cpu).
 IPERF_ROUNDS=3
 iperf_rounds() {
 	to= from= to_ev= from_ev=
 	k=1
 	while [ $k -le $IPERF_ROUNDS ]; do
 		e0=$(vif_events $2) c0=$(dom_cpu $2) z0=$(dom_cpu 0)
+		t0=$(vif_events $2 -tx)
 		a=$(iperf_to "$1" to$k)
 		e1=$(vif_events $2) c1=$(dom_cpu $2) z1=$(dom_cpu 0)
+		t1=$(vif_events $2 -tx)
 		b=$(iperf_to "$1" from$k -R)
 		e2=$(vif_events $2) c2=$(dom_cpu $2) z2=$(dom_cpu 0)
+		t2=$(vif_events $2 -tx)
 		say "domu $1 iperf-cpu round=$k" \
 			"to_domu_s=$(sub $c1 $c0) to_dom0_s=$(sub $z1 $z0)" \
-			"from_domu_s=$(sub $c2 $c1) from_dom0_s=$(sub $z2 $z1)"
+			"from_domu_s=$(sub $c2 $c1) from_dom0_s=$(sub $z2 $z1)" \
+			"to_tx_events=$((t1 - t0)) from_tx_events=$((t2 - t1))"
 		if [ -z "$a" ] || [ -z "$b" ]; then
 			to=${a:+$to} from=${b:+$from}
 			return 1
@@ -1087,7 +1094,10 @@ def judge_xsbench(s, res, out, serial):
         return Result(s, False, f'xsbench: {m.group(1).strip()}',
                       res.logfile)
     return Result(s, True, f'{f["reads"]} reads in {f["seconds"]} s: '
-                  f'{f["rate"]} reads/s', res.logfile, float(f['rate']))
+                  f'{f["rate"]} reads/s; guest busy {f.get("busy", "?")}, '
+                  f'{f.get("cpu_ms_per_kread", "?")} CPU-ms and '
+                  f'{f.get("events_per_kread", "?")} xenbus events per '
+                  f'1,000 reads', res.logfile, float(f['rate']))
 
 
 CONTROL_STEPS = ['boot', 'vcpu-down', 'vcpu-up', 'reboot', 'shutdown']
