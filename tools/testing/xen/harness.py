@@ -524,6 +524,13 @@ vif_events() {
 	} END { print s + 0 }' /proc/interrupts
 }
 
+# vif_packets DOMID DIR: packets netback saw so far on the domU's vifs,
+# DIR rx (from the domU) or tx (to it).
+vif_packets() {
+	cat /sys/class/net/vif$1.*/statistics/$2_packets 2>/dev/null |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
 # dom_cpu DOMID: the CPU seconds the domain's vCPUs ran so far (xl list).
 dom_cpu() {
 	xl list | awk -v d=$1 '$2 == d { print $6 }'
@@ -537,26 +544,27 @@ sub() {
 # iperf_rounds NAME DOMID: IPERF_ROUNDS rounds of iperf_to both ways, each
 # with the domU's notifications it took; sets to, from, to_ev and
 # from_ev to comma-separated lists, to or from empty on a failure.  The
-# CPU seconds the domU and dom0 used in each, and how many of the
-# notifications came on transmit rings' own channels, go to the log
-# (iperf-cpu).
+# CPU seconds the domU and dom0 used in each, how many of the
+# notifications came on transmit rings' own channels and how many
+# packets the domU sent go to the log (iperf-cpu).
 IPERF_ROUNDS=3
 iperf_rounds() {
 	to= from= to_ev= from_ev=
 	k=1
 	while [ $k -le $IPERF_ROUNDS ]; do
 		e0=$(vif_events $2) c0=$(dom_cpu $2) z0=$(dom_cpu 0)
-		t0=$(vif_events $2 -tx)
+		t0=$(vif_events $2 -tx) p0=$(vif_packets $2 rx)
 		a=$(iperf_to "$1" to$k)
 		e1=$(vif_events $2) c1=$(dom_cpu $2) z1=$(dom_cpu 0)
-		t1=$(vif_events $2 -tx)
+		t1=$(vif_events $2 -tx) p1=$(vif_packets $2 rx)
 		b=$(iperf_to "$1" from$k -R)
 		e2=$(vif_events $2) c2=$(dom_cpu $2) z2=$(dom_cpu 0)
-		t2=$(vif_events $2 -tx)
+		t2=$(vif_events $2 -tx) p2=$(vif_packets $2 rx)
 		say "domu $1 iperf-cpu round=$k" \
 			"to_domu_s=$(sub $c1 $c0) to_dom0_s=$(sub $z1 $z0)" \
 			"from_domu_s=$(sub $c2 $c1) from_dom0_s=$(sub $z2 $z1)" \
-			"to_tx_events=$((t1 - t0)) from_tx_events=$((t2 - t1))"
+			"to_tx_events=$((t1 - t0)) from_tx_events=$((t2 - t1))" \
+			"to_domu_sent=$((p1 - p0)) from_domu_sent=$((p2 - p1))"
 		if [ -z "$a" ] || [ -z "$b" ]; then
 			to=${a:+$to} from=${b:+$from}
 			return 1
