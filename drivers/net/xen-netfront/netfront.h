@@ -122,7 +122,8 @@ struct netfront_info;
  *	when the backend takes one a ring (feature-split-event-channels)
  * @irq: its irq (0 when unbound)
  * @tx_port: the transmit ring's own event channel, 0 when shared
- * @tx_irq: the irq a transmit notifies: @irq, or @tx_port's
+ * @tx_irq: @tx_port's irq (0 when unbound or shared: transmits then
+ *	notify through @irq)
  * @eoi: NETFRONT_EOI_PENDING: an event of @port awaits its late EOI,
  *	sent when the poll is done; NETFRONT_EOI_WORK: responses of its
  *	rings were taken since its last EOI (else the EOI says the event was

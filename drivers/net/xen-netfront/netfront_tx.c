@@ -352,7 +352,7 @@ netdev_tx_t netfront_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	netfront_tx_post(q, skb, p, n, refs, bounced, &gso);
 	if (xen_ring_push_requests(&q->tx, &q->tx_sring->req_prod,
 				   &q->tx_sring->req_event))
-		notify_remote_via_irq(q->tx_irq);
+		notify_remote_via_irq(q->tx_irq ?: q->irq);
 	u64_stats_update_begin(&q->tx_stats.syncp);
 	u64_stats_inc(&q->tx_stats.packets);
 	u64_stats_add(&q->tx_stats.bytes, len);

@@ -114,9 +114,7 @@ static void netfront_queue_down(struct netfront_queue *q)
 	if (q->napi.poll)
 		netif_napi_del(&q->napi);
 	q->napi.poll = NULL;
-	if (q->tx_port)
-		netfront_unbind(q, &q->tx_port, &q->tx_irq);
-	q->tx_irq = 0;
+	netfront_unbind(q, &q->tx_port, &q->tx_irq);
 	netfront_unbind(q, &q->port, &q->irq);
 	netfront_tx_release(q);
 	netfront_rx_release(q);
@@ -166,7 +164,6 @@ static int netfront_queue_up(struct netfront_queue *q)
 	rc = netfront_bind(q, &q->port, &q->irq, netfront_interrupt, q->name);
 	if (rc)
 		goto fail;
-	q->tx_irq = q->irq;
 	if (nf->feat.split) {
 		snprintf(q->tx_name, sizeof(q->tx_name), "%s-q%u-tx",
 			 nf->netdev->name, q->id);

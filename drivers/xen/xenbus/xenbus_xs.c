@@ -477,10 +477,7 @@ char *xs_watch_event_alloc(unsigned int len, gfp_t gfp)
 	struct xs_watch_event *ev = kmalloc(struct_size(ev, body, len + 1),
 					    gfp);
 
-	if (!ev)
-		return NULL;
-	ev->len = len;
-	return ev->body;
+	return ev ? ev->body : NULL;
 }
 
 /**
