@@ -370,14 +370,18 @@ EXPORT_SYMBOL_GPL(gnttab_end_foreign_access_ref);
  * gnttab_try_end_foreign_access() - take a grant back and free its ref
  * @ref: the reference
  *
- * Return: 0 when done, -EBUSY while the grantee still maps the page.
+ * As gnttab_end_foreign_access_ref(), a true value is success: the
+ * callers this tree keeps (xen-scsifront, xen-hcd) test it that way.
+ *
+ * Return: 1 when the grant is taken back and @ref freed, 0 while the
+ * grantee still maps the page (nothing changes then).
  */
 int gnttab_try_end_foreign_access(grant_ref_t ref)
 {
 	if (!gnttab_end_foreign_access_ref(ref))
-		return -EBUSY;
+		return 0;
 	gnttab_free_grant_reference(ref);
-	return 0;
+	return 1;
 }
 EXPORT_SYMBOL_GPL(gnttab_try_end_foreign_access);
 

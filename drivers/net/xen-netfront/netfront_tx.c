@@ -435,7 +435,7 @@ void netfront_tx_release(struct netfront_queue *q)
 			continue;
 		if (s->page) {
 			gnttab_end_foreign_access(s->gref, s->page);
-		} else if (!gnttab_try_end_foreign_access(s->gref)) {
+		} else if (gnttab_try_end_foreign_access(s->gref)) {
 			dev_kfree_skb_any(s->skb);
 		} else {
 			gnttab_end_foreign_access(s->gref, NULL);
