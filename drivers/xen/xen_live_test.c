@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/kernel_stat.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -22,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <asm/paravirt.h>
+#include <asm/pvclock.h>
 #include <xen/events.h>
 #include <xen/grant_table.h>
 #include <xen/interface/vcpu.h>
@@ -64,8 +66,8 @@ static irqreturn_t loopback_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
-static int loopback_open(struct kunit *test, struct loopback *lb,
-			 bool lateeoi)
+static int loopback_open_flags(struct kunit *test, struct loopback *lb,
+			       bool lateeoi, unsigned long irqflags)
 {
 	struct evtchn_alloc_unbound alloc = {
 		.dom = DOMID_SELF,
@@ -85,14 +87,20 @@ static int loopback_open(struct kunit *test, struct loopback *lb,
 	lb->b = bind.local_port;
 
 	lb->irq = lateeoi ?
-		bind_evtchn_to_irqhandler_lateeoi(lb->b, loopback_irq, 0,
+		bind_evtchn_to_irqhandler_lateeoi(lb->b, loopback_irq, irqflags,
 						  "kunit-loopback", lb) :
-		bind_evtchn_to_irqhandler(lb->b, loopback_irq, 0,
+		bind_evtchn_to_irqhandler(lb->b, loopback_irq, irqflags,
 					  "kunit-loopback", lb);
 	KUNIT_ASSERT_GT(test, lb->irq, 0);
 	KUNIT_EXPECT_EQ(test, evtchn_from_irq(lb->irq), lb->b);
 	KUNIT_EXPECT_EQ(test, irq_from_evtchn(lb->b), (unsigned int)lb->irq);
 	return 0;
+}
+
+static int loopback_open(struct kunit *test, struct loopback *lb,
+			 bool lateeoi)
+{
+	return loopback_open_flags(test, lb, lateeoi, 0);
 }
 
 static void loopback_close(struct loopback *lb)
@@ -175,11 +183,91 @@ static void evtchn_affinity_test(struct kunit *test)
 	loopback_close(&lb);
 }
 
+/* Xen's system time, as SCHEDOP_poll's timeout counts it. */
+static u64 live_xen_time(void)
+{
+	u64 t;
+
+	preempt_disable();
+	/* struct vcpu_time_info is the pvclock record (see time.c). */
+	t = pvclock_clocksource_read_nowd((struct pvclock_vcpu_time_info *)
+					 &this_cpu_read(xen_vcpu)->time);
+	preempt_enable();
+	return t;
+}
+
+/*
+ * A port whose irq is never enabled, polled instead (as the spinlock
+ * kick ports are): an event makes it pending without an interrupt, and
+ * a poll then returns at once.  Without one, polls end at their timeout
+ * or at any other event for this vCPU (its timer's, say), and the port
+ * stays idle.
+ */
+static void evtchn_poll_test(struct kunit *test)
+{
+	struct loopback lb;
+	ktime_t t0, end;
+
+	loopback_open_flags(test, &lb, false, IRQF_NO_AUTOEN);
+	xen_clear_irq_pending(lb.irq);
+	KUNIT_EXPECT_FALSE(test, xen_test_irq_pending(lb.irq));
+
+	end = ktime_add_ms(ktime_get(), 20);
+	do {
+		xen_poll_irq_timeout(lb.irq,
+				     live_xen_time() + 20 * NSEC_PER_MSEC);
+		KUNIT_EXPECT_FALSE(test, xen_test_irq_pending(lb.irq));
+	} while (ktime_before(ktime_get(), end));
+
+	notify_remote_via_evtchn(lb.a);
+	KUNIT_EXPECT_TRUE(test, xen_test_irq_pending(lb.irq));
+	t0 = ktime_get();
+	xen_poll_irq_timeout(lb.irq, live_xen_time() + 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), t0), 1000);
+	xen_clear_irq_pending(lb.irq);
+	KUNIT_EXPECT_FALSE(test, xen_test_irq_pending(lb.irq));
+
+	/* Consumed by the clear: enabling delivers nothing. */
+	enable_irq(lb.irq);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lb.events), 0);
+	loopback_close(&lb);
+}
+
+/* Ports bound one after the other start on different CPUs. */
+static void evtchn_spread_test(struct kunit *test)
+{
+	struct loopback lb[2];
+	unsigned int cpu[2];
+	int i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	for (i = 0; i < 2; i++) {
+		struct irq_data *d;
+
+		loopback_open(test, &lb[i], false);
+		d = irq_get_irq_data(lb[i].irq);
+		cpu[i] = cpumask_first(irq_data_get_effective_affinity_mask(d));
+	}
+	KUNIT_EXPECT_NE(test, cpu[0], cpu[1]);
+	for (i = 0; i < 2; i++) {
+		notify_remote_via_evtchn(lb[i].a);
+		KUNIT_EXPECT_NE(test,
+				wait_for_completion_timeout(&lb[i].got,
+							    LIVE_TIMEOUT), 0UL);
+		KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(lb[i].irq, cpu[i]), 1U);
+		loopback_close(&lb[i]);
+	}
+}
+
 static struct kunit_case evtchn_live_cases[] = {
 	KUNIT_CASE(evtchn_loopback_test),
 	KUNIT_CASE(evtchn_masked_test),
 	KUNIT_CASE(evtchn_lateeoi_test),
 	KUNIT_CASE(evtchn_affinity_test),
+	KUNIT_CASE(evtchn_poll_test),
+	KUNIT_CASE(evtchn_spread_test),
 	{}
 };
 

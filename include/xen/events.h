@@ -79,6 +79,12 @@ static inline void xen_evtchn_close(evtchn_port_t port)
 
 void xen_send_IPI_one(unsigned int cpu, enum ipi_vector vector);
 
+/* Ports left masked and polled instead (paravirtual spinlocks). */
+bool xen_test_irq_pending(int irq);
+void xen_clear_irq_pending(int irq);
+void xen_poll_irq_timeout(int irq, u64 timeout);
+void xen_poll_irq(int irq);
+
 int xen_evtchn_do_upcall(void);
 void xen_init_IRQ(void);
 

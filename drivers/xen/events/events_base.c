@@ -42,6 +42,7 @@
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
+#include <xen/interface/sched.h>
 #include <xen/xenbus.h>
 #include <xen/xen-ops.h>
 #include <xen/xen.h>
@@ -751,6 +752,67 @@ void notify_remote_via_irq(int irq)
 		notify_remote_via_evtchn(port);
 }
 EXPORT_SYMBOL_GPL(notify_remote_via_irq);
+
+/**
+ * xen_test_irq_pending() - is an irq's port pending?
+ * @irq: an irq bound to a port
+ *
+ * Meant for ports whose irq is left disabled and that are polled with
+ * xen_poll_irq() instead.
+ *
+ * Return: true if an event is pending on it.
+ */
+bool xen_test_irq_pending(int irq)
+{
+	evtchn_port_t port = evtchn_from_irq(irq);
+
+	return port && evtchn_ops->is_pending(port);
+}
+
+/**
+ * xen_clear_irq_pending() - forget a pending event of an irq's port
+ * @irq: an irq bound to a port
+ */
+void xen_clear_irq_pending(int irq)
+{
+	evtchn_port_t port = evtchn_from_irq(irq);
+
+	if (port)
+		evtchn_ops->clear_pending(port);
+}
+
+/**
+ * xen_poll_irq_timeout() - block this vCPU until an irq's port is pending
+ * @irq: an irq bound to a port
+ * @timeout: Xen system time (ns) to give up at, 0 for never
+ *
+ * SCHEDOP_poll: returns at once if the port is pending already, and
+ * also when an interrupt can be delivered to this vCPU, so callers must
+ * take any return as possibly spurious.  The port may be masked: a
+ * masked port still wakes its poller.
+ */
+void xen_poll_irq_timeout(int irq, u64 timeout)
+{
+	evtchn_port_t port = evtchn_from_irq(irq);
+	struct sched_poll poll = {
+		.nr_ports = 1,
+		.timeout = timeout,
+	};
+
+	if (!port)
+		return;
+	set_xen_guest_handle(poll.ports, &port);
+	HYPERVISOR_sched_op(SCHEDOP_poll, &poll);
+}
+
+/**
+ * xen_poll_irq() - xen_poll_irq_timeout() without a timeout
+ * @irq: an irq bound to a port
+ */
+void xen_poll_irq(int irq)
+{
+	xen_poll_irq_timeout(irq, 0);
+}
 
 /**
  * xen_send_IPI_one() - interrupt another CPU over its IPI port
