@@ -508,10 +508,12 @@ bridge_up() {
 }
 
 # iperf_to NAME TAG [-R]: 10 s of iperf3 to the domU's server (with -R,
-# from it); prints the receiver's Mbit/s, empty on failure.
+# from it); prints the receiver's Mbit/s, empty on failure (a round in
+# which nothing arrived, as when the domU restarts, is one).
 iperf_to() {
 	timeout 60 iperf3 -c 169.254.0.2 -t 10 -f m $3 > "/job/out/$1.iperf-$2.log" 2>&1
-	sed -n 's/.* \([0-9.][0-9.]*\) Mbits\/sec.*receiver.*/\1/p' "/job/out/$1.iperf-$2.log" | tail -1
+	sed -n 's/.* \([0-9.][0-9.]*\) Mbits\/sec.*receiver.*/\1/p' "/job/out/$1.iperf-$2.log" |
+		tail -1 | awk '$1 > 0'
 }
 
 # vif_events DOMID [SUFFIX]: the events dom0 took so far on the domU's
