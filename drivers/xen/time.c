@@ -73,19 +73,6 @@ u64 xen_steal_clock(int cpu)
 }
 
 /**
- * xen_vcpu_stolen() - has Xen taken a CPU's physical CPU away?
- * @vcpu: the Linux CPU
- *
- * Return: true while its vCPU is runnable but not running; false also
- * when the CPU has no runstate area.
- */
-bool xen_vcpu_stolen(int vcpu)
-{
-	return READ_ONCE(per_cpu(xen_runstate, vcpu).state) ==
-	       RUNSTATE_runnable;
-}
-
-/**
  * xen_setup_runstate_info() - have Xen keep a CPU's runstate area
  * @cpu: the Linux CPU, before it runs (or the boot CPU)
  *

@@ -37,6 +37,5 @@ void xen_time_setup_guest(void);
 void xen_runstate_snapshot_cpu(struct vcpu_runstate_info *res,
 			       unsigned int cpu);
 u64 xen_steal_clock(int cpu);
-bool xen_vcpu_stolen(int vcpu);
 
 #endif /* _XEN_XEN_OPS_H */

@@ -147,17 +147,13 @@ static int xen_hvm_cpu_prepare(unsigned int cpu)
 	if (rc)
 		return rc;
 	rc = xen_setup_ipis(cpu);
-	if (rc) {
+	if (rc)
 		xen_teardown_timer(cpu);
-		return rc;
-	}
-	xen_lock_cpu_prepare(cpu);
-	return 0;
+	return rc;
 }
 
 static int xen_hvm_cpu_dead(unsigned int cpu)
 {
-	xen_lock_cpu_dead(cpu);
 	xen_teardown_ipis(cpu);
 	xen_teardown_timer(cpu);
 	return 0;
@@ -191,7 +187,6 @@ static void __init xen_hvm_intr_init(void)
 	xen_have_vector_callback = true;
 	if (xen_setup_ipis(0))
 		pr_warn("xen: the boot CPU takes native IPIs\n");
-	xen_lock_cpu_prepare(0);
 	xen_hvm_smp_init();
 	pr_info("xen: events on vector %#x, %s\n", HYPERVISOR_CALLBACK_VECTOR,
 		xen_percpu_upcall ? "per vCPU" : "domain-wide callback");
@@ -252,7 +247,6 @@ static void __init xen_hvm_init_platform(void)
 	/* Gates can only be added before native_init_IRQ() completes the IDT. */
 	sysvec_install(HYPERVISOR_CALLBACK_VECTOR, sysvec_xen_hvm_callback);
 	x86_init.irqs.intr_init = xen_hvm_intr_init;
-	xen_hvm_smp_early_init();
 	if (xen_feature(XENFEAT_hvm_safe_pvclock))
 		xen_init_time_ops();
 	else

@@ -131,24 +131,6 @@ static void xen_smp_send_call_function_single_ipi(int cpu)
 		native_send_call_func_single_ipi(cpu);
 }
 
-static void __init xen_hvm_smp_prepare_boot_cpu(void)
-{
-	native_smp_prepare_boot_cpu();
-	/* Before the other CPUs, and while memblock can still allocate. */
-	xen_init_spinlocks();
-}
-
-/**
- * xen_hvm_smp_early_init() - the SMP hooks needed before interrupts work
- *
- * Called from the platform setup: the spinlock slow path is chosen when
- * the boot CPU is prepared.
- */
-void __init xen_hvm_smp_early_init(void)
-{
-	smp_ops.smp_prepare_boot_cpu = xen_hvm_smp_prepare_boot_cpu;
-}
-
 /**
  * xen_hvm_smp_init() - send IPIs over event channels
  *

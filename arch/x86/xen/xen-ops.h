@@ -16,7 +16,6 @@ void xen_setup_cpu_clockevents(void);
 int xen_setup_ipis(unsigned int cpu);
 void xen_teardown_ipis(unsigned int cpu);
 void xen_hvm_smp_init(void);
-void xen_hvm_smp_early_init(void);
 #else
 static inline int xen_setup_ipis(unsigned int cpu)
 {
@@ -28,28 +27,6 @@ static inline void xen_teardown_ipis(unsigned int cpu)
 }
 
 static inline void xen_hvm_smp_init(void)
-{
-}
-
-static inline void xen_hvm_smp_early_init(void)
-{
-}
-#endif
-
-#ifdef CONFIG_XEN_PV_SPINLOCKS
-void xen_init_spinlocks(void);
-void xen_lock_cpu_prepare(unsigned int cpu);
-void xen_lock_cpu_dead(unsigned int cpu);
-#else
-static inline void xen_init_spinlocks(void)
-{
-}
-
-static inline void xen_lock_cpu_prepare(unsigned int cpu)
-{
-}
-
-static inline void xen_lock_cpu_dead(unsigned int cpu)
 {
 }
 #endif
