@@ -197,11 +197,11 @@ static u64 live_xen_time(void)
 }
 
 /*
- * A port whose irq is never enabled, polled instead (as the spinlock
- * kick ports are): an event makes it pending without an interrupt, and
- * a poll then returns at once.  Without one, polls end at their timeout
- * or at any other event for this vCPU (its timer's, say), and the port
- * stays idle.
+ * A port whose irq is never enabled, polled instead (as paravirtual
+ * spinlocks' kick ports would be): an event makes it pending without
+ * an interrupt, and a poll then returns at once.  Without one, polls end
+ * at their timeout or at any other event for this vCPU (its timer's,
+ * say), and the port stays idle.
  */
 static void evtchn_poll_test(struct kunit *test)
 {
@@ -234,40 +234,12 @@ static void evtchn_poll_test(struct kunit *test)
 	loopback_close(&lb);
 }
 
-/* Ports bound one after the other start on different CPUs. */
-static void evtchn_spread_test(struct kunit *test)
-{
-	struct loopback lb[2];
-	unsigned int cpu[2];
-	int i;
-
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs 2 CPUs");
-	for (i = 0; i < 2; i++) {
-		struct irq_data *d;
-
-		loopback_open(test, &lb[i], false);
-		d = irq_get_irq_data(lb[i].irq);
-		cpu[i] = cpumask_first(irq_data_get_effective_affinity_mask(d));
-	}
-	KUNIT_EXPECT_NE(test, cpu[0], cpu[1]);
-	for (i = 0; i < 2; i++) {
-		notify_remote_via_evtchn(lb[i].a);
-		KUNIT_EXPECT_NE(test,
-				wait_for_completion_timeout(&lb[i].got,
-							    LIVE_TIMEOUT), 0UL);
-		KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(lb[i].irq, cpu[i]), 1U);
-		loopback_close(&lb[i]);
-	}
-}
-
 static struct kunit_case evtchn_live_cases[] = {
 	KUNIT_CASE(evtchn_loopback_test),
 	KUNIT_CASE(evtchn_masked_test),
 	KUNIT_CASE(evtchn_lateeoi_test),
 	KUNIT_CASE(evtchn_affinity_test),
 	KUNIT_CASE(evtchn_poll_test),
-	KUNIT_CASE(evtchn_spread_test),
 	{}
 };
 

@@ -79,7 +79,7 @@ static inline void xen_evtchn_close(evtchn_port_t port)
 
 void xen_send_IPI_one(unsigned int cpu, enum ipi_vector vector);
 
-/* Ports left masked and polled instead (paravirtual spinlocks). */
+/* Ports left masked and polled instead of taking interrupts. */
 bool xen_test_irq_pending(int irq);
 void xen_clear_irq_pending(int irq);
 void xen_poll_irq_timeout(int irq, u64 timeout);

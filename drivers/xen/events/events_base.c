@@ -17,11 +17,6 @@
  * floods a port cannot keep a CPU in interrupt context, and one whose
  * events keep turning out spurious has them delayed, up to a second.
  *
- * A port that may move is placed on the CPUs its affinity allows in
- * turn, so that the irqs of a device's queues (and of several devices)
- * do not all land on CPU 0 when the irq core first sets their affinity
- * to every CPU.
- *
  * Lock order: evtchn_bind_lock (mutex; binding and unbinding) ->
  * irq descriptor lock -> evtchn_irq.lock (raw; the mask reasons).
  * The port table is written under evtchn_bind_lock and read under RCU:
@@ -236,25 +231,6 @@ static int evtchn_rebind(struct evtchn_irq *info, unsigned int cpu)
 	return rc;
 }
 
-/*
- * The online CPU of @dest after the one chosen last, so that irqs whose
- * affinity allows several CPUs take them in turn.  Callers hold only
- * their own irq's descriptor lock: two racing may pick the same CPU,
- * which does no harm.
- */
-static unsigned int evtchn_next_cpu(const struct cpumask *dest)
-{
-	static unsigned int last;
-	unsigned int cpu;
-
-	cpu = cpumask_next_and(READ_ONCE(last), dest, cpu_online_mask);
-	if (cpu >= nr_cpu_ids)
-		cpu = cpumask_first_and(dest, cpu_online_mask);
-	if (cpu < nr_cpu_ids)
-		WRITE_ONCE(last, cpu);
-	return cpu;
-}
-
 static int evtchn_irq_set_affinity(struct irq_data *d,
 				   const struct cpumask *dest, bool force)
 {
@@ -264,7 +240,8 @@ static int evtchn_irq_set_affinity(struct irq_data *d,
 
 	if (info->kind != EVTCHN_KIND_PORT || !xen_support_evtchn_rebind())
 		return -EINVAL;
-	cpu = force ? cpumask_first(dest) : evtchn_next_cpu(dest);
+	cpu = force ? cpumask_first(dest) :
+		      cpumask_first_and(dest, cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 	if (cpu != info->cpu) {
