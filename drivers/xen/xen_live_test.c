@@ -23,7 +23,6 @@
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <asm/paravirt.h>
-#include <asm/pvclock.h>
 #include <xen/events.h>
 #include <xen/grant_table.h>
 #include <xen/interface/vcpu.h>
@@ -183,19 +182,6 @@ static void evtchn_affinity_test(struct kunit *test)
 	loopback_close(&lb);
 }
 
-/* Xen's system time, as SCHEDOP_poll's timeout counts it. */
-static u64 live_xen_time(void)
-{
-	u64 t;
-
-	preempt_disable();
-	/* struct vcpu_time_info is the pvclock record (see time.c). */
-	t = pvclock_clocksource_read_nowd((struct pvclock_vcpu_time_info *)
-					 &this_cpu_read(xen_vcpu)->time);
-	preempt_enable();
-	return t;
-}
-
 /*
  * A port whose irq is never enabled, polled instead (as paravirtual
  * spinlocks' kick ports would be): an event makes it pending without
@@ -215,14 +201,14 @@ static void evtchn_poll_test(struct kunit *test)
 	end = ktime_add_ms(ktime_get(), 20);
 	do {
 		xen_poll_irq_timeout(lb.irq,
-				     live_xen_time() + 20 * NSEC_PER_MSEC);
+				     xen_system_time() + 20 * NSEC_PER_MSEC);
 		KUNIT_EXPECT_FALSE(test, xen_test_irq_pending(lb.irq));
 	} while (ktime_before(ktime_get(), end));
 
 	notify_remote_via_evtchn(lb.a);
 	KUNIT_EXPECT_TRUE(test, xen_test_irq_pending(lb.irq));
 	t0 = ktime_get();
-	xen_poll_irq_timeout(lb.irq, live_xen_time() + 5 * NSEC_PER_SEC);
+	xen_poll_irq_timeout(lb.irq, xen_system_time() + 5 * NSEC_PER_SEC);
 	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), t0), 1000);
 	xen_clear_irq_pending(lb.irq);
 	KUNIT_EXPECT_FALSE(test, xen_test_irq_pending(lb.irq));

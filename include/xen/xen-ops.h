@@ -38,4 +38,7 @@ void xen_runstate_snapshot_cpu(struct vcpu_runstate_info *res,
 			       unsigned int cpu);
 u64 xen_steal_clock(int cpu);
 
+/* Xen's clock (arch/x86/xen/time.c). */
+u64 xen_system_time(void);
+
 #endif /* _XEN_XEN_OPS_H */

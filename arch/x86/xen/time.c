@@ -57,8 +57,12 @@ static struct pvclock_vcpu_time_info *xen_this_pvclock(void)
 	return (struct pvclock_vcpu_time_info *)&__this_cpu_read(xen_vcpu)->time;
 }
 
-/* Xen system time, in nanoseconds. */
-static u64 xen_system_time(void)
+/**
+ * xen_system_time() - Xen's system time, as its timeouts count it
+ *
+ * Return: nanoseconds since Xen started.
+ */
+u64 xen_system_time(void)
 {
 	u64 now;
 
