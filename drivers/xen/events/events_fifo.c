@@ -128,14 +128,24 @@ static void evtchn_fifo_unmask(evtchn_port_t port)
 	struct evtchn_unmask unmask = { .port = port };
 	int old = atomic_read(word);
 
-	do {
-		if (!evtchn_fifo_may_unmask(old)) {
+	for (;;) {
+		switch (evtchn_fifo_unmask_how(old)) {
+		case EVTCHN_FIFO_UNMASK_XEN:
 			/* Xen clears MASKED and queues the pending event. */
 			HYPERVISOR_event_channel_op(EVTCHNOP_unmask, &unmask);
 			return;
+		case EVTCHN_FIFO_UNMASK_WAIT:
+			/* Xen clears BUSY within a few of its instructions. */
+			cpu_relax();
+			old = atomic_read(word);
+			continue;
+		case EVTCHN_FIFO_UNMASK_HERE:
+			if (atomic_try_cmpxchg(word, &old,
+					       old & ~BIT(EVTCHN_FIFO_MASKED)))
+				return;
+			continue;
 		}
-	} while (!atomic_try_cmpxchg(word, &old,
-				     old & ~BIT(EVTCHN_FIFO_MASKED)));
+	}
 }
 
 /* Take the head event off @queue; return true when the queue emptied. */

@@ -119,17 +119,34 @@ static inline bool evtchn_fifo_deliverable(u32 word)
 }
 
 /**
- * evtchn_fifo_may_unmask() - can the guest clear MASKED itself
+ * enum evtchn_fifo_unmask_how - who may clear an event word's MASKED bit
+ * @EVTCHN_FIFO_UNMASK_HERE: the guest, with a compare-and-exchange
+ * @EVTCHN_FIFO_UNMASK_XEN: Xen, through EVTCHNOP_unmask: the event became
+ *	pending while masked and was not queued, and only Xen can queue it
+ * @EVTCHN_FIFO_UNMASK_WAIT: nobody yet: BUSY is set while Xen links a new
+ *	event behind this one, and the ABI lets the guest change the word
+ *	only in bounded ways meanwhile (clearing MASKED is not one of them;
+ *	after a few failed exchanges Xen gives up and the new event is lost)
+ */
+enum evtchn_fifo_unmask_how {
+	EVTCHN_FIFO_UNMASK_HERE,
+	EVTCHN_FIFO_UNMASK_XEN,
+	EVTCHN_FIFO_UNMASK_WAIT,
+};
+
+/**
+ * evtchn_fifo_unmask_how() - how to unmask an event word as it is now
  * @word: the event word
  *
- * A masked event that became pending was not queued; only Xen can queue
- * it, through EVTCHNOP_unmask.
- *
- * Return: true when the guest may just clear the MASKED bit.
+ * Return: see &enum evtchn_fifo_unmask_how.
  */
-static inline bool evtchn_fifo_may_unmask(u32 word)
+static inline enum evtchn_fifo_unmask_how evtchn_fifo_unmask_how(u32 word)
 {
-	return !(word & BIT(EVTCHN_FIFO_PENDING));
+	if (word & BIT(EVTCHN_FIFO_PENDING))
+		return EVTCHN_FIFO_UNMASK_XEN;
+	if (word & BIT(EVTCHN_FIFO_BUSY))
+		return EVTCHN_FIFO_UNMASK_WAIT;
+	return EVTCHN_FIFO_UNMASK_HERE;
 }
 
 /**

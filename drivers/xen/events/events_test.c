@@ -10,6 +10,7 @@
 #define P	BIT(EVTCHN_FIFO_PENDING)
 #define M	BIT(EVTCHN_FIFO_MASKED)
 #define L	BIT(EVTCHN_FIFO_LINKED)
+#define B	BIT(EVTCHN_FIFO_BUSY)
 
 static void evtchn_2l_deliverable_test(struct kunit *test)
 {
@@ -46,12 +47,22 @@ static void evtchn_fifo_deliverable_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, evtchn_fifo_deliverable(0));
 }
 
-static void evtchn_fifo_may_unmask_test(struct kunit *test)
+static void evtchn_fifo_unmask_how_test(struct kunit *test)
 {
-	KUNIT_EXPECT_TRUE(test, evtchn_fifo_may_unmask(M));
-	KUNIT_EXPECT_TRUE(test, evtchn_fifo_may_unmask(M | L | 3));
+	KUNIT_EXPECT_EQ(test, evtchn_fifo_unmask_how(M),
+			EVTCHN_FIFO_UNMASK_HERE);
+	KUNIT_EXPECT_EQ(test, evtchn_fifo_unmask_how(M | L | 3),
+			EVTCHN_FIFO_UNMASK_HERE);
 	/* Pending while masked: only Xen may queue it. */
-	KUNIT_EXPECT_FALSE(test, evtchn_fifo_may_unmask(M | P));
+	KUNIT_EXPECT_EQ(test, evtchn_fifo_unmask_how(M | P),
+			EVTCHN_FIFO_UNMASK_XEN);
+	KUNIT_EXPECT_EQ(test, evtchn_fifo_unmask_how(M | P | L | B),
+			EVTCHN_FIFO_UNMASK_XEN);
+	/* Xen is linking behind it: MASKED must stay until BUSY goes. */
+	KUNIT_EXPECT_EQ(test, evtchn_fifo_unmask_how(M | L | B | 7),
+			EVTCHN_FIFO_UNMASK_WAIT);
+	KUNIT_EXPECT_EQ(test, evtchn_fifo_unmask_how(M | B),
+			EVTCHN_FIFO_UNMASK_WAIT);
 }
 
 static void evtchn_fifo_next_queue_test(struct kunit *test)
@@ -71,7 +82,7 @@ static struct kunit_case evtchn_bits_cases[] = {
 	KUNIT_CASE(evtchn_2l_deliverable_test),
 	KUNIT_CASE(evtchn_fifo_link_test),
 	KUNIT_CASE(evtchn_fifo_deliverable_test),
-	KUNIT_CASE(evtchn_fifo_may_unmask_test),
+	KUNIT_CASE(evtchn_fifo_unmask_how_test),
 	KUNIT_CASE(evtchn_fifo_next_queue_test),
 	{}
 };
