@@ -8,6 +8,11 @@ set -u
 
 cd "$(dirname "$0")/../.."
 start=$(date +%s)
+# The harness stops its emulators at this deadline, so that a machine that
+# hangs ends the check with failures that say so, inside a CI's limit
+# (CHECK_LIMIT seconds from now, 80 minutes unless said).
+export XEN_PVOPS_DEADLINE=$((start + ${CHECK_LIMIT:-4800}))
+echo "=== check: scenarios stop by $(date -d @"$XEN_PVOPS_DEADLINE" '+%H:%M:%S') (CHECK_LIMIT=${CHECK_LIMIT:-4800} s)"
 pass=0 fail=0
 failed=()
 logs=${LOGS:-$PWD/logs}

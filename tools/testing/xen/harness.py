@@ -21,8 +21,10 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 MARK = 'PVOPS-HARNESS: '
@@ -246,12 +248,65 @@ class Result:
         self.metric = metric      # a benchmark's figure, for ratios
 
 
-def run_qemu(cmd, serial, timeout):
+def time_left():
+    """Seconds until XEN_PVOPS_DEADLINE (a Unix time), or None without one.
+
+    `make check` sets it so that a machine that hangs ends the run with
+    failures that name it, instead of running past the CI's own limit.
+    """
+    deadline = os.environ.get('XEN_PVOPS_DEADLINE')
+    return int(deadline) - time.time() if deadline else None
+
+
+def limit(seconds):
+    """@seconds, or less when the deadline comes first; (secs, cut)."""
+    left = time_left()
+    if left is not None and left < seconds:
+        return max(0, int(left)), True
+    return seconds, False
+
+
+def monitor_dump(sock, path):
+    """Ask QEMU's monitor on @sock for every CPU's registers, into @path.
+
+    For a machine that stopped talking: the RIPs say whether the emulated
+    CPUs are stuck in Xen (0xffff82d0...), in dom0 or in a guest.
+    """
+    out = []
+    try:
+        with socket.socket(socket.AF_UNIX) as c:
+            c.settimeout(5)
+            c.connect(sock)
+            for cmd in (b'', b'info cpus\n', b'info registers -a\n'):
+                c.sendall(cmd)
+                buf = b''
+                while not buf.endswith(b'(qemu) '):
+                    chunk = c.recv(65536)
+                    if not chunk:
+                        break
+                    buf += chunk
+                # Without the monitor's echo of the command being typed.
+                out += [ln for ln in buf.decode(errors='replace').splitlines()
+                        if '\x1b' not in ln]
+    except OSError as e:
+        out.append(f'monitor: {e}')
+    with open(path, 'w') as f:
+        f.write('\n'.join(out))
+
+
+def run_qemu(cmd, serial, timeout, stall=None, monitor=None):
     """Run QEMU until it exits or @timeout; echo harness lines as they come.
 
-    Returns (exited_in_time, seconds).
+    With @stall, the machine must print a harness line at least every
+    @stall seconds (dom0 says "alive" every 30 s), or it is taken for hung
+    and stopped.  Before a hung or timed-out machine is stopped, its CPUs'
+    registers go to serial.log.cpus, when @cmd opened a monitor on the
+    Unix socket @monitor.
+
+    Returns (exited_in_time, seconds); exited_in_time is None for a hung
+    machine, False for one that ran out of time.
     """
-    start = time.monotonic()
+    start = last = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL,
                             stderr=open(serial + '.qemu-stderr', 'w'))
@@ -271,14 +326,22 @@ def run_qemu(cmd, serial, timeout):
             seen += cut
             for line in data[:cut].decode(errors='replace').splitlines():
                 if MARK in line:
-                    print('    ' + line[line.index(MARK) + len(MARK):],
-                          flush=True)
+                    last = time.monotonic()
+                    said = line[line.index(MARK) + len(MARK):]
+                    if not said.startswith('alive '):
+                        print('    ' + said, flush=True)
         if done:
             return True, time.monotonic() - start
-        if time.monotonic() - start > timeout:
+        hung = stall and time.monotonic() - last > stall
+        if hung or time.monotonic() - start > timeout:
+            if monitor:
+                monitor_dump(monitor, serial + '.cpus')
+            if hung:
+                log(f'no line from dom0 for {stall} s: taken for hung; '
+                    f'its CPUs: {serial}.cpus')
             proc.kill()
             proc.wait()
-            return False, time.monotonic() - start
+            return None if hung else False, time.monotonic() - start
 
 
 # --- native -----------------------------------------------------------------
@@ -287,17 +350,23 @@ def run_native(scen, kernels, assets, logdir):
     d = os.path.join(logdir, scen.name)
     os.makedirs(d, exist_ok=True)
     serial = os.path.join(d, 'serial.log')
+    timeout, cut = limit(scen.timeout)
+    if timeout <= 0:
+        return Result(scen, False, 'not run: make check\'s deadline '
+                      '(XEN_PVOPS_DEADLINE) had passed', serial)
     log(f'{scen.name}: booting {scen.kernel} kernel natively in QEMU')
     cmd = QEMU + ['-smp', '2', '-m', '512', '-serial', 'file:' + serial,
                   '-kernel', kernels[scen.kernel],
                   '-initrd', os.path.join(assets, 'guest.cpio.gz'),
                   '-append', 'console=ttyS0 panic=-1 loglevel=6 ' +
                   scen.cmdline]
-    in_time, secs = run_qemu(cmd, serial, scen.timeout)
+    in_time, secs = run_qemu(cmd, serial, timeout)
     text = read(serial)
     m = INIT_RE.search(text)
     if not m:
         why = 'timed out' if not in_time else 'QEMU exited'
+        if cut and not in_time:
+            why = 'stopped at make check\'s deadline'
         return Result(scen, False, f'{why} after {secs:.0f} s before init '
                       'reached', serial)
     f = parse_fields(m.group(1))
@@ -317,6 +386,11 @@ def run_native(scen, kernels, assets, logdir):
 
 RUN_SH_HEAD = r'''
 say() { echo "PVOPS-HARNESS: $*"; }
+
+# A line every 30 s, so that the harness can tell a machine that hangs
+# from one that is only quiet (run_qemu's stall).
+(while sleep 30; do say "alive uptime=$(cut -d' ' -f1 /proc/uptime)"; done) &
+alive=$!
 
 # xbtest_setup DOMID: before the domU runs, give it three devices of type
 # pvopstest and run their backend (xbtest_backend) in the background, for
@@ -473,12 +547,25 @@ run_debian() {
 
 # stuck_dump NAME: a domU that did not get where it should shows its
 # blocked tasks (sysrq w) and its CPUs (sysrq l) on its console before
-# it is destroyed, so the log says where it stood.
+# it is destroyed, so the log says where it stood; what Xen and dom0 had
+# at that moment (domains, free memory, the disk's requests in flight,
+# Xen's last messages, dom0's blocked tasks) goes to NAME.stuck.log,
+# with one line of it on the serial log.
 stuck_dump() {
 	xl sysrq "$1" w > /dev/null 2>&1
 	sleep 2
 	xl sysrq "$1" l > /dev/null 2>&1
 	sleep 2
+	echo w > /proc/sysrq-trigger 2>/dev/null
+	{
+		xl list; xl info; xl vcpu-list "$1"; free -m; cat /proc/loadavg
+		echo "vdc in flight (reads writes): $(cat /sys/block/vdc/inflight)"
+		echo "--- Xen"; xl dmesg | tail -80
+		echo "--- dom0 (with its blocked tasks)"; dmesg | tail -200
+	} > "/job/out/$1.stuck.log" 2>&1
+	say "domu $1 stuck domains=$(xl list 2>/dev/null | awk 'NR > 1' | wc -l)" \
+		"xen_free_mb=$(xl info 2>/dev/null | awk '$1 == "free_memory" { print $3 }')" \
+		"dom0_load=$(cut -d' ' -f1 /proc/loadavg) log=$1.stuck.log"
 }
 
 # ping_domu NAME STEP: once the domU (169.254.0.2) answers (60 s at most:
@@ -636,6 +723,18 @@ run_debian_net() {
 	debian_down
 }
 
+# debian_repair NAME: after a Debian scenario failed, e2fsck repairs the
+# disk they share, so that the next one starts from a clean filesystem
+# instead of failing because this one left it half written.
+debian_repair() {
+	for dom in $(xl list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'); do
+		xl destroy "$dom"
+	done
+	gone_within 600 sh -c "xl list | grep -q '^$1-'"
+	e2fsck -fy /dev/vdc > "/job/out/$1.repair.log" 2>&1
+	say "domu $1 disk repaired e2fsck_rc=$? log=$1.repair.log"
+}
+
 # debian_down: xl shutdown the Debian domU $n, then fsck its disk.
 debian_down() {
 	# Passes when the domain is gone within 180 s; xl's own exit status
@@ -675,12 +774,12 @@ run_debian_io() {
 	fi
 	step boot=ok domid=$(xl domid "$n")
 	if ! wait_log "$log" 'PVOPS-HARNESS: io written' 1 $((tmo * 10)); then
-		step written=failed; xl destroy "$n"; return 1
+		stuck_dump "$n"; step written=failed; xl destroy "$n"; return 1
 	fi
 	step written=ok
 	xl reboot "$n"
 	if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)); then
-		step reboot=failed; xl destroy "$n"; return 1
+		stuck_dump "$n"; step reboot=failed; xl destroy "$n"; return 1
 	fi
 	step reboot=ok
 	d=$(xl domid "$n")
@@ -969,14 +1068,16 @@ def make_job(jobdir, kernels, assets, domus):
                           'wb') as dst:
                     dst.write(body + bytes(65536 - len(body)))
                 script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
-                              f'{s.timeout}\n')
+                              f'{s.timeout} || debian_repair {s.name}\n')
                 continue
             if s.repeat:
                 script.append(f'run_debian_repeat {s.name} {s.name}.cfg '
-                              f'{s.timeout} {s.repeat}\n')
+                              f'{s.timeout} {s.repeat} '
+                              f'|| debian_repair {s.name}\n')
                 continue
             script.append(f'run_debian {s.name} {s.name}.cfg {s.timeout}'
-                          f'{"" if s.net else " nonet"}\n')
+                          f'{"" if s.net else " nonet"} '
+                          f'|| debian_repair {s.name}\n')
             continue
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
@@ -1008,6 +1109,7 @@ def make_job(jobdir, kernels, assets, domus):
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                       f'{s.flake_retries}'
                       + (' xbtest_setup' if s.xbdev else '') + '\n')
+    script.append('rc=$?\nkill $alive\nexit $rc\n')
     with open(os.path.join(jobdir, 'run.sh'), 'w') as f:
         f.write(''.join(script))
     size = sum(os.path.getsize(os.path.join(dp, n))
@@ -1463,6 +1565,10 @@ def judge_clock(s, name, console_text, serial_text, extra, console):
                   f'{s.clock} s sleep, ratio {ratio:.4f}{extra}', console)
 
 
+# dom0 says "alive" every 30 s; this long without a line, it is hung.
+STALL = int(os.environ.get('XEN_PVOPS_STALL', '300'))
+
+
 def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     domus = [s for s in scens if s.role in GUEST_TYPE]
     d = os.path.join(logdir, f'xen-dom0-{dom0_kernel}')
@@ -1472,12 +1578,20 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     img = make_job(jobdir, kernels, assets, domus)
     budget = 120 + sum(s.timeout * max(1, s.repeat) * (1 + s.flake_retries)
                        for s in domus)
+    budget, cut = limit(budget)
+    if budget <= 0:
+        return [Result(s, False, 'not run: make check\'s deadline '
+                       '(XEN_PVOPS_DEADLINE) had passed', d) for s in scens]
     log(f'booting Xen 4.17 + {dom0_kernel} dom0 with '
         f'{len(domus)} domU(s): {", ".join(s.name for s in domus) or "none"}'
         f' (limit {budget} s)')
     # XEN_PVOPS_TCG=single: one host thread for both emulated CPUs.
     tcg = os.environ.get('XEN_PVOPS_TCG', 'multi')
-    cmd = QEMU + ['-accel', f'tcg,thread={tcg}',
+    sockdir = tempfile.mkdtemp(prefix='pvops-qemu-')
+    monitor = os.path.join(sockdir, 'monitor')
+    qemu = QEMU[:]
+    qemu[qemu.index('-monitor') + 1] = f'unix:{monitor},server=on,wait=off'
+    cmd = qemu + ['-accel', f'tcg,thread={tcg}',
                   '-smp', '2', '-m', '3072', '-serial', 'file:' + serial,
                   '-kernel', os.path.join(assets, 'xen-4.17'),
                   '-append', XEN_ARGS,
@@ -1489,7 +1603,9 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
         # dom0's /dev/vdc; writes go to a throw-away overlay.
         cmd += ['-drive', 'file=' + os.path.join(assets, 'debian-domu.img')
                 + ',if=virtio,format=raw,snapshot=on']
-    in_time, secs = run_qemu(cmd, serial, budget)
+    in_time, secs = run_qemu(cmd, serial, budget, stall=STALL,
+                             monitor=monitor)
+    shutil.rmtree(sockdir, ignore_errors=True)
     # The job disk's out/ holds the domU consoles and dom0's reports.
     out = os.path.join(d, 'out')
     shutil.rmtree(out, ignore_errors=True)
@@ -1527,8 +1643,17 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
                                       f'xenstored and xenconsoled up', serial))
         else:
             results.append(judge_domu(s, out, serial))
-    if not in_time:
-        log(f'Xen boot with {dom0_kernel} dom0 hit its {budget} s limit')
+    if in_time is None or (not in_time and cut):
+        for r in results:
+            if not r.ok:
+                r.why += (f' (the machine hung: no line from dom0 for {STALL}'
+                          f' s; its CPUs: {serial}.cpus)' if in_time is None
+                          else ' (the run was stopped at make check\'s '
+                          'deadline)')
+    if in_time is False:
+        log(f'Xen boot with {dom0_kernel} dom0 hit its {budget} s limit' +
+            (' (make check\'s deadline, XEN_PVOPS_DEADLINE)' if cut else '') +
+            f'; the serial log {serial} shows where it stood')
     return results
 
 
