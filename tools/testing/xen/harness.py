@@ -387,6 +387,15 @@ def run_native(scen, kernels, assets, logdir):
 RUN_SH_HEAD = r'''
 say() { echo "PVOPS-HARNESS: $*"; }
 
+# clock_cs: dom0's uptime in hundredths of a second, in $cs_now, read
+# without starting a process.  Every wait below counts time on it, not
+# turns of its loop: here a turn's commands take longer than its sleep,
+# and a loop of 3,000 turns of 0.1 s took ten minutes, not five.
+clock_cs() {
+	read -r cs_now _ < /proc/uptime
+	cs_now=$((${cs_now%.*} * 100 + 1${cs_now#*.} - 100))
+}
+
 # A line every 30 s, so that the harness can tell a machine that hangs
 # from one that is only quiet (run_qemu's stall).
 (while sleep 30; do say "alive uptime=$(cut -d' ' -f1 /proc/uptime)"; done) &
@@ -422,14 +431,15 @@ xbtest_backend() {
 	fe=/local/domain/$d/device/pvopstest/0
 	be=/local/domain/0/backend/pvopstest/$d/0
 	wait_fe() {
-		t=0
+		clock_cs
+		local end=$((cs_now + $2 * 10))
 		while [ "$(xenstore-read $fe/state 2>/dev/null)" != "$1" ]; do
-			if [ $t -ge "$2" ]; then
+			clock_cs
+			if [ $cs_now -ge $end ]; then
 				echo "timeout: frontend state $(xenstore-read $fe/state 2>&1), wanted $1"
 				return 1
 			fi
 			sleep 0.2
-			t=$((t + 2))
 		done
 		echo "frontend state $1"
 	}
@@ -466,10 +476,11 @@ run_domu() {
 				$setup "$id" || say "domu $n setup $setup failed"
 				xl unpause "$n"
 			fi
-			t=0
-			while xl domid "$n" > /dev/null 2>&1 && [ $t -lt $((tmo * 10)) ]; do
+			clock_cs
+			end=$((cs_now + tmo * 100))
+			while xl domid "$n" > /dev/null 2>&1 && [ $cs_now -lt $end ]; do
 				sleep 0.1
-				t=$((t + 1))
+				clock_cs
 				[ -z "$ti" ] && grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null && ti=$(date +%s.%N)
 				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
 				[ -z "$ce" ] && grep -q 'PVOPS-HARNESS: clock end' "$log" 2>/dev/null && ce=$(date +%s.%N)
@@ -549,18 +560,24 @@ run_debian() {
 # blocked tasks (sysrq w) and its CPUs (sysrq l) on its console before
 # it is destroyed, so the log says where it stood; what Xen and dom0 had
 # at that moment (domains, free memory, the disk's requests in flight,
-# Xen's last messages, dom0's blocked tasks) goes to NAME.stuck.log,
-# with one line of it on the serial log.
+# the domU's vCPU registers, Xen's last messages with its event channel
+# dump, dom0's blocked tasks) goes to NAME.stuck.log, with one line of
+# it on the serial log.
 stuck_dump() {
 	xl sysrq "$1" w > /dev/null 2>&1
 	sleep 2
 	xl sysrq "$1" l > /dev/null 2>&1
 	sleep 2
 	echo w > /proc/sysrq-trigger 2>/dev/null
+	sd=$(xl domid "$1" 2>/dev/null)
+	# Xen's 'e' key: every domain's ports, pending and masked.
+	xl debug-keys e > /dev/null 2>&1
 	{
 		xl list; xl info; xl vcpu-list "$1"; free -m; cat /proc/loadavg
 		echo "vdc in flight (reads writes): $(cat /sys/block/vdc/inflight)"
-		echo "--- Xen"; xl dmesg | tail -80
+		echo "--- the domU's vCPUs (map RIP with its kernel's System.map)"
+		[ -n "$sd" ] && xenctx -a -C "$sd"
+		echo "--- Xen, with its event channel dump"; xl dmesg | tail -400
 		echo "--- dom0 (with its blocked tasks)"; dmesg | tail -200
 	} > "/job/out/$1.stuck.log" 2>&1
 	say "domu $1 stuck domains=$(xl list 2>/dev/null | awk 'NR > 1' | wc -l)" \
@@ -571,12 +588,14 @@ stuck_dump() {
 # ping_domu NAME STEP: once the domU (169.254.0.2) answers (60 s at most:
 # its address comes moments after the link), 20 pings, none may be lost.
 ping_domu() {
-	t=0
+	clock_cs
+	local end=$((cs_now + 6000))
 	until busybox ping -c 1 -W 1 169.254.0.2 > /dev/null 2>&1; do
-		t=$((t + 1))
-		if [ $t -ge 60 ]; then
+		clock_cs
+		if [ $cs_now -ge $end ]; then
 			step $2=failed loss=100%; return 1
 		fi
+		sleep 0.2
 	done
 	loss=$(busybox ping -c 20 -i 0.2 -W 2 169.254.0.2 2>&1 | tee "/job/out/$1.$2.log" |
 		sed -n 's/.* \([0-9][0-9]*\)% packet loss.*/\1/p')
@@ -935,10 +954,11 @@ run_bad() {
 # STATES (an extended regex: 3|5) in FIFTHS fifths of a second, or the
 # step fails and the domU goes.
 bad_wait_state() {
-	t=0
+	clock_cs
+	local end=$((cs_now + $2 * 20))
 	until xenstore-read $fe/state 2>/dev/null | grep -qxE "$1"; do
-		t=$((t + 1))
-		if [ $t -ge $2 ]; then
+		clock_cs
+		if [ $cs_now -ge $end ]; then
 			step $kind$v=failed frontend_state=$(xenstore-read $fe/state 2>&1)
 			xl destroy "$n"
 			return 1
@@ -950,22 +970,24 @@ bad_wait_state() {
 # gone_within TENTHS CMD...: true once CMD fails (the thing it asks
 # about is gone), within TENTHS tenths of a second.
 gone_within() {
-	t=$1
+	clock_cs
+	local end=$((cs_now + $1 * 10))
 	shift
 	while "$@" > /dev/null 2>&1; do
-		t=$((t - 1))
-		[ $t -gt 0 ] || return 1
+		clock_cs
+		[ $cs_now -lt $end ] || return 1
 		sleep 0.1
 	done
 }
 
 # wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
 wait_log() {
-	t=0
+	clock_cs
+	local end=$((cs_now + $4 * 10))
 	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
-		[ $t -ge "$4" ] && return 1
+		clock_cs
+		[ $cs_now -ge $end ] && return 1
 		sleep 0.1
-		t=$((t + 1))
 	done
 }
 
