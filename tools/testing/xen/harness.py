@@ -51,6 +51,7 @@ class Scenario:
     net: bool = True            # (debian) with the vif, and ping it
     io: bool = False            # (debian) disk checks and fio instead
     netio: bool = False         # (debian) ping, iperf3, vif detach/attach
+    pairs: int = 0              # (netio) iperf3 only, ours then ref, N times
     blkbad: bool = False        # fake disks whose backend says nonsense
     netbad: bool = False        # fake vifs whose backend says nonsense
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
@@ -149,6 +150,14 @@ SCENARIOS = [
              netio=True, timeout=600,
              doc='the same on the reference kernel; with both, the harness '
              'prints the iperf3 ratios'),
+    Scenario('iperf-pairs-pvh', 'pvh', 'ours', dom0='ref', debian=True,
+             netio=True, pairs=4, timeout=600,
+             doc='the iperf3 benchmark, for a ratio that noise cannot '
+             'settle with one run each: 4 pairs of Debian domUs in one Xen '
+             'boot, one on our kernel and one on the reference (ours first, '
+             'then ref first, and so on), each with 3 rounds of 10 s each '
+             'way; prints every kernel\'s mean and spread and the ours/ref '
+             'ratio of each pair and of the means'),
     Scenario('debian-io-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='Debian on our kernel: 256 MiB written and read back with '
@@ -694,15 +703,17 @@ run_debian_repeat() {
 	done
 }
 
-# run_debian_net NAME CFG TIMEOUT: the Debian domU with a vif and its
-# network side (rootfs/debian-net.sh, handed over as the raw second disk
-# xvdb through /dev/loop7, starts iperf3 and keeps the domU's address on
-# whatever vif it has).  Steps: multi-user, ping, iperf3 to and from the
-# domU, vif detached (its frontend directory gone) and attached again,
-# ping again, then shutdown and fsck as run_debian.
+# run_debian_net NAME CFG TIMEOUT [INSTANCE [bench]]: the Debian domU
+# with a vif and its network side (rootfs/debian-net.sh, handed over as
+# the raw second disk xvdb through /dev/loop7, starts iperf3 and keeps
+# the domU's address on whatever vif it has).  Steps: multi-user, ping,
+# iperf3 to and from the domU, vif detached (its frontend directory
+# gone) and attached again, ping again, then shutdown and fsck as
+# run_debian.  The domU is NAME-INSTANCE (a1 unless said); with bench,
+# the vif is neither detached nor attached.
 run_debian_net() {
 	name=$1 cfg=$2 tmo=$3
-	n=$name-a1
+	n=$name-${4:-a1}
 	log=/job/out/console/guest-$n.log
 	step() { say "domu $n debian $*"; }
 	bridge_up || { step bridge=failed; return 1; }
@@ -729,6 +740,7 @@ run_debian_net() {
 	fi
 	step iperf=ok to_domu_mbps=$to from_domu_mbps=$from \
 		to_domu_events=$to_ev from_domu_events=$from_ev
+	[ "$5" = bench ] && { debian_down; return; }
 	xl network-detach "$n" 0 > "/job/out/$n.detach.log" 2>&1
 	if ! gone_within 600 xenstore-read /local/domain/$d/device/vif/0/state; then
 		step detach=failed; xl destroy "$n"; return 1
@@ -752,6 +764,25 @@ debian_repair() {
 	gone_within 600 sh -c "xl list | grep -q '^$1-'"
 	e2fsck -fy /dev/vdc > "/job/out/$1.repair.log" 2>&1
 	say "domu $1 disk repaired e2fsck_rc=$? log=$1.repair.log"
+}
+
+# run_iperf_pairs NAME TIMEOUT COUNT: COUNT pairs of run_debian_net in
+# bench mode, NAME-ours and NAME-ref (cfg files of those names), ours
+# first in odd pairs and ref first in even ones, so that both kernels
+# meet the same slow and fast spells of the emulator and neither always
+# comes first.
+run_iperf_pairs() {
+	pk=1
+	while [ $pk -le "$3" ]; do
+		order="ours ref"
+		[ $((pk % 2)) = 0 ] && order="ref ours"
+		for kern in $order; do
+			run_debian_net "$1-$kern" "$1-$kern.cfg" "$2" "a$pk" bench ||
+				return 1
+		done
+		pk=$((pk + 1))
+	done
+	say "domu $1 pairs done=$3"
 }
 
 # debian_down: xl shutdown the Debian domU $n, then fsck its disk.
@@ -1062,25 +1093,30 @@ def make_job(jobdir, kernels, assets, domus):
     shutil.copy(os.path.join(assets, 'guest.cpio.gz'), jobdir)
     script = [RUN_SH_HEAD]
     for s in domus:
-        dst = os.path.join(jobdir, 'kernels', s.kernel + '.bzImage')
-        if not os.path.exists(dst):
-            shutil.copy(kernels[s.kernel], dst)
+        for k in (('ours', 'ref') if s.pairs else (s.kernel,)):
+            dst = os.path.join(jobdir, 'kernels', k + '.bzImage')
+            if not os.path.exists(dst):
+                shutil.copy(kernels[k], dst)
         if s.debian:
             for h in ('hotplug-block', 'hotplug-vif'):
                 shutil.copy(os.path.join(HERE, 'rootfs', h), jobdir)
-            with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
-                extra = f'console=hvc0 root=/dev/xvda rw {s.cmdline}'
-                if s.io or s.netio:
-                    extra += (' systemd.run="/bin/sh /dev/xvdb" '
-                              'systemd.run_success_action=none '
-                              'systemd.run_failure_action=none')
-                f.write(DEBIAN_CFG.format(
-                    type=s.role, kernel=s.kernel, extra=extra,
-                    io_disk=", 'format=raw, vdev=xvdb, access=ro, "
-                    "script=/job/hotplug-block, target=/dev/loop7'"
-                    if s.io or s.netio else '',
-                    vif="vif = ['bridge=xenbr0, script=/job/hotplug-vif']\n"
-                    if s.net else ''))
+            extra = f'console=hvc0 root=/dev/xvda rw {s.cmdline}'
+            if s.io or s.netio:
+                extra += (' systemd.run="/bin/sh /dev/xvdb" '
+                          'systemd.run_success_action=none '
+                          'systemd.run_failure_action=none')
+            cfgs = ({f'{s.name}-{k}': k for k in ('ours', 'ref')}
+                    if s.pairs else {s.name: s.kernel})
+            for cfg, kern in cfgs.items():
+                with open(os.path.join(jobdir, 'cfg', cfg + '.cfg'),
+                          'w') as f:
+                    f.write(DEBIAN_CFG.format(
+                        type=s.role, kernel=kern, extra=extra,
+                        io_disk=", 'format=raw, vdev=xvdb, access=ro, "
+                        "script=/job/hotplug-block, target=/dev/loop7'"
+                        if s.io or s.netio else '',
+                        vif="vif = ['bridge=xenbr0, "
+                        "script=/job/hotplug-vif']\n" if s.net else ''))
             if s.io or s.netio:
                 what = 'io' if s.io else 'net'
                 with open(os.path.join(HERE, 'rootfs', f'debian-{what}.sh'),
@@ -1089,6 +1125,10 @@ def make_job(jobdir, kernels, assets, domus):
                 with open(os.path.join(jobdir, f'{what}-script.img'),
                           'wb') as dst:
                     dst.write(body + bytes(65536 - len(body)))
+                if s.pairs:
+                    script.append(f'run_iperf_pairs {s.name} {s.timeout} '
+                                  f'{s.pairs} || debian_repair {s.name}\n')
+                    continue
                 script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
                               f'{s.timeout} || debian_repair {s.name}\n')
                 continue
@@ -1293,6 +1333,8 @@ DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
 DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
                    'block-detach', 'block-reattach', 'block-resize',
                    'block-discard', 'shutdown', 'fsck']
+DEBIAN_PAIR_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'shutdown',
+                     'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
                     'shutdown', 'fsck']
 
@@ -1370,6 +1412,59 @@ def judge_debian_net(s, out, serial, steps, console):
     return r
 
 
+def mean_sd(xs):
+    """Mean and sample standard deviation of @xs."""
+    m = sum(xs) / len(xs)
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0
+    return m, var ** 0.5
+
+
+def judge_iperf_pairs(s, out, serial):
+    """Every boot of both kernels ran its iperf3 rounds; the figures.
+
+    The scenario passes when all its steps did; the ratios are reported,
+    not judged (a benchmark does not gate).
+    """
+    text = read(serial)
+    rounds = {}                 # (kernel, way) -> [Mbit/s of each round]
+    pair_ratio = {'to_domu': [], 'from_domu': []}
+    for k in range(1, s.pairs + 1):
+        means = {}
+        for kern in ('ours', 'ref'):
+            name = f'{s.name}-{kern}-a{k}'
+            console = os.path.join(out, 'console', f'guest-{name}.log')
+            steps = domu_steps(text, name, 'debian')
+            bad = failed_step(steps, DEBIAN_PAIR_STEPS)
+            if bad:
+                return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
+                              f'log: {serial}; guest: {console})', console)
+            oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
+                             read(console))
+            if oops:
+                return Result(s, False, f'pair {k}, {kern}: guest logged: '
+                              f'{oops.group(0).strip()}', console)
+            for way in pair_ratio:
+                mbps = [float(x) for x in steps[f'{way}_mbps'].split(',')]
+                rounds.setdefault((kern, way), []).extend(mbps)
+                means[kern, way] = sum(mbps) / len(mbps)
+        for way in pair_ratio:
+            pair_ratio[way].append(means['ours', way] / means['ref', way])
+    figs, words = {}, []
+    for way, label in (('to_domu', 'dom0->domU'), ('from_domu', 'domU->dom0')):
+        (om, osd), (rm, rsd) = (mean_sd(rounds['ours', way]),
+                                mean_sd(rounds['ref', way]))
+        pr = pair_ratio[way]
+        figs[way] = (om / rm, min(pr), max(pr))
+        words.append(f'{label} ours {om:.0f} +- {osd:.0f}, ref {rm:.0f} +- '
+                     f'{rsd:.0f} Mbit/s (mean +- sd of '
+                     f'{len(rounds["ours", way])} rounds), ratio of means '
+                     f'{om / rm:.2f}, of each pair '
+                     f'{", ".join(f"{x:.2f}" for x in pr)}')
+    r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words), serial)
+    r.pairs = figs
+    return r
+
+
 def judge_debian_repeat(s, out, serial):
     """Every boot of a repeated Debian scenario: all its steps ok."""
     text = read(serial)
@@ -1393,6 +1488,8 @@ def judge_debian(s, out, serial):
     """Judge a Debian scenario: every step must have printed ok."""
     if s.repeat:
         return judge_debian_repeat(s, out, serial)
+    if s.pairs:
+        return judge_iperf_pairs(s, out, serial)
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
     steps = domu_steps(read(serial), name, 'debian')
@@ -1598,7 +1695,8 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     serial = os.path.join(d, 'serial.log')
     jobdir = os.path.join(d, 'job')
     img = make_job(jobdir, kernels, assets, domus)
-    budget = 120 + sum(s.timeout * max(1, s.repeat) * (1 + s.flake_retries)
+    budget = 120 + sum(s.timeout * max(1, s.repeat, 2 * s.pairs) *
+                       (1 + s.flake_retries)
                        for s in domus)
     budget, cut = limit(budget)
     if budget <= 0:
@@ -1760,6 +1858,14 @@ def main():
         print(f'harness: domU notifications per MB, ours/ref: dom0->domU '
               f'{ote:.1f}/{rte:.1f} = {ote / rte:.2f}, domU->dom0 '
               f'{ofe:.1f}/{rfe:.1f} = {ofe / rfe:.2f}')
+    for r in results:
+        if getattr(r, 'pairs', None):
+            (tr, tlo, thi), (fr, flo, fhi) = (r.pairs['to_domu'],
+                                              r.pairs['from_domu'])
+            print(f'harness: iperf3 ours/ref over {r.scen.pairs} pairs, ratio '
+                  f'of means (range over pairs): dom0->domU {tr:.2f} '
+                  f'({tlo:.2f}-{thi:.2f}), domU->dom0 {fr:.2f} '
+                  f'({flo:.2f}-{fhi:.2f})')
     fio = {r.scen.name: r.fio for r in results if getattr(r, 'fio', None)}
     if 'debian-io-pvh-ours' in fio and 'debian-io-pvh-ref' in fio:
         (oi, ob), (ri, rb) = fio['debian-io-pvh-ours'], fio['debian-io-pvh-ref']
