@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,7 +52,7 @@ class Scenario:
     net: bool = True            # (debian) with the vif, and ping it
     io: bool = False            # (debian) disk checks and fio instead
     netio: bool = False         # (debian) ping, iperf3, vif detach/attach
-    pairs: int = 0              # (netio) iperf3 only, ours then ref, N times
+    pairs: int = 0              # (netio) iperf3 only, N pairs of ours and ref
     blkbad: bool = False        # fake disks whose backend says nonsense
     netbad: bool = False        # fake vifs whose backend says nonsense
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
@@ -405,6 +406,11 @@ clock_cs() {
 	cs_now=$((${cs_now%.*} * 100 + 1${cs_now#*.} - 100))
 }
 
+# after TENTHS: prints the clock_cs time TENTHS tenths of a second on;
+# past END: true once that time has come.
+after() { clock_cs; echo $((cs_now + $1 * 10)); }
+past() { clock_cs; [ $cs_now -ge $1 ]; }
+
 # A line every 30 s, so that the harness can tell a machine that hangs
 # from one that is only quiet (run_qemu's stall).
 (while sleep 30; do say "alive uptime=$(cut -d' ' -f1 /proc/uptime)"; done) &
@@ -440,11 +446,9 @@ xbtest_backend() {
 	fe=/local/domain/$d/device/pvopstest/0
 	be=/local/domain/0/backend/pvopstest/$d/0
 	wait_fe() {
-		clock_cs
-		local end=$((cs_now + $2 * 10))
+		local end=$(after $2)
 		while [ "$(xenstore-read $fe/state 2>/dev/null)" != "$1" ]; do
-			clock_cs
-			if [ $cs_now -ge $end ]; then
+			if past $end; then
 				echo "timeout: frontend state $(xenstore-read $fe/state 2>&1), wanted $1"
 				return 1
 			fi
@@ -485,11 +489,9 @@ run_domu() {
 				$setup "$id" || say "domu $n setup $setup failed"
 				xl unpause "$n"
 			fi
-			clock_cs
-			end=$((cs_now + tmo * 100))
-			while xl domid "$n" > /dev/null 2>&1 && [ $cs_now -lt $end ]; do
+			end=$(after $((tmo * 10)))
+			while xl domid "$n" > /dev/null 2>&1 && ! past $end; do
 				sleep 0.1
-				clock_cs
 				[ -z "$ti" ] && grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null && ti=$(date +%s.%N)
 				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
 				[ -z "$ce" ] && grep -q 'PVOPS-HARNESS: clock end' "$log" 2>/dev/null && ce=$(date +%s.%N)
@@ -597,11 +599,9 @@ stuck_dump() {
 # ping_domu NAME STEP: once the domU (169.254.0.2) answers (60 s at most:
 # its address comes moments after the link), 20 pings, none may be lost.
 ping_domu() {
-	clock_cs
-	local end=$((cs_now + 6000))
+	local end=$(after 600)
 	until busybox ping -c 1 -W 1 169.254.0.2 > /dev/null 2>&1; do
-		clock_cs
-		if [ $cs_now -ge $end ]; then
+		if past $end; then
 			step $2=failed loss=100%; return 1
 		fi
 		sleep 0.2
@@ -985,11 +985,9 @@ run_bad() {
 # STATES (an extended regex: 3|5) in FIFTHS fifths of a second, or the
 # step fails and the domU goes.
 bad_wait_state() {
-	clock_cs
-	local end=$((cs_now + $2 * 20))
+	local end=$(after $(($2 * 2)))
 	until xenstore-read $fe/state 2>/dev/null | grep -qxE "$1"; do
-		clock_cs
-		if [ $cs_now -ge $end ]; then
+		if past $end; then
 			step $kind$v=failed frontend_state=$(xenstore-read $fe/state 2>&1)
 			xl destroy "$n"
 			return 1
@@ -1001,23 +999,19 @@ bad_wait_state() {
 # gone_within TENTHS CMD...: true once CMD fails (the thing it asks
 # about is gone), within TENTHS tenths of a second.
 gone_within() {
-	clock_cs
-	local end=$((cs_now + $1 * 10))
+	local end=$(after $1)
 	shift
 	while "$@" > /dev/null 2>&1; do
-		clock_cs
-		[ $cs_now -lt $end ] || return 1
+		past $end && return 1
 		sleep 0.1
 	done
 }
 
 # wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
 wait_log() {
-	clock_cs
-	local end=$((cs_now + $4 * 10))
+	local end=$(after $4)
 	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
-		clock_cs
-		[ $cs_now -ge $end ] && return 1
+		past $end && return 1
 		sleep 0.1
 	done
 }
@@ -1412,11 +1406,11 @@ def judge_debian_net(s, out, serial, steps, console):
     return r
 
 
-def mean_sd(xs):
-    """Mean and sample standard deviation of @xs."""
-    m = sum(xs) / len(xs)
-    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0
-    return m, var ** 0.5
+def debian_boot(text, out, name, wanted):
+    """One Debian boot's console, steps and first step not ok (or None)."""
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    steps = domu_steps(text, name, 'debian')
+    return console, steps, failed_step(steps, wanted)
 
 
 def judge_iperf_pairs(s, out, serial):
@@ -1431,10 +1425,8 @@ def judge_iperf_pairs(s, out, serial):
     for k in range(1, s.pairs + 1):
         means = {}
         for kern in ('ours', 'ref'):
-            name = f'{s.name}-{kern}-a{k}'
-            console = os.path.join(out, 'console', f'guest-{name}.log')
-            steps = domu_steps(text, name, 'debian')
-            bad = failed_step(steps, DEBIAN_PAIR_STEPS)
+            console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
+                                              DEBIAN_PAIR_STEPS)
             if bad:
                 return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
                               f'log: {serial}; guest: {console})', console)
@@ -1446,13 +1438,15 @@ def judge_iperf_pairs(s, out, serial):
             for way in pair_ratio:
                 mbps = [float(x) for x in steps[f'{way}_mbps'].split(',')]
                 rounds.setdefault((kern, way), []).extend(mbps)
-                means[kern, way] = sum(mbps) / len(mbps)
+                means[kern, way] = statistics.mean(mbps)
         for way in pair_ratio:
             pair_ratio[way].append(means['ours', way] / means['ref', way])
     figs, words = {}, []
     for way, label in (('to_domu', 'dom0->domU'), ('from_domu', 'domU->dom0')):
-        (om, osd), (rm, rsd) = (mean_sd(rounds['ours', way]),
-                                mean_sd(rounds['ref', way]))
+        om, osd = (statistics.mean(rounds['ours', way]),
+                   statistics.stdev(rounds['ours', way]))
+        rm, rsd = (statistics.mean(rounds['ref', way]),
+                   statistics.stdev(rounds['ref', way]))
         pr = pair_ratio[way]
         figs[way] = (om / rm, min(pr), max(pr))
         words.append(f'{label} ours {om:.0f} +- {osd:.0f}, ref {rm:.0f} +- '
@@ -1470,10 +1464,8 @@ def judge_debian_repeat(s, out, serial):
     text = read(serial)
     secs = []
     for k in range(1, s.repeat + 1):
-        name = f'{s.name}-a{k}'
-        console = os.path.join(out, 'console', f'guest-{name}.log')
-        steps = domu_steps(text, name, 'debian')
-        bad = failed_step(steps, DEBIAN_STEPS)
+        console, steps, bad = debian_boot(text, out, f'{s.name}-a{k}',
+                                          DEBIAN_STEPS)
         if bad:
             return Result(s, False, f'boot {k} of {s.repeat}: {bad} (dom0 '
                           f'log: {serial})', console)
