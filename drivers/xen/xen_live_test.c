@@ -182,6 +182,45 @@ static void evtchn_affinity_test(struct kunit *test)
 	loopback_close(&lb);
 }
 
+static unsigned int loopback_cpu(const struct loopback *lb)
+{
+	struct irq_data *d = irq_get_irq_data(lb->irq);
+
+	return cpumask_first(irq_data_get_effective_affinity_mask(d));
+}
+
+/*
+ * A port that may go to any CPU goes where it has the fewest neighbours,
+ * and setting the same affinity again does not move it.
+ */
+static void evtchn_spread_test(struct kunit *test)
+{
+	unsigned int cpu, other, neighbours, i;
+	struct loopback lb;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	loopback_open(test, &lb, false);
+	cpu = loopback_cpu(&lb);
+	KUNIT_ASSERT_GE(test, xen_evtchn_ports_on_cpu(cpu), 1U);
+	neighbours = xen_evtchn_ports_on_cpu(cpu) - 1;
+	for_each_online_cpu(other)
+		if (other != cpu)
+			KUNIT_EXPECT_GE(test, xen_evtchn_ports_on_cpu(other),
+					neighbours);
+	for (i = 0; i < 4; i++) {
+		KUNIT_ASSERT_EQ(test, irq_set_affinity(lb.irq, cpu_online_mask),
+				0);
+		KUNIT_EXPECT_EQ(test, loopback_cpu(&lb), cpu);
+	}
+	/* Events still arrive where the port is. */
+	notify_remote_via_evtchn(lb.a);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&lb.got, LIVE_TIMEOUT),
+			0UL);
+	KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(lb.irq, cpu), 1U);
+	loopback_close(&lb);
+}
+
 /*
  * A port whose irq is never enabled, polled instead (as paravirtual
  * spinlocks' kick ports would be): an event makes it pending without
@@ -225,6 +264,7 @@ static struct kunit_case evtchn_live_cases[] = {
 	KUNIT_CASE(evtchn_masked_test),
 	KUNIT_CASE(evtchn_lateeoi_test),
 	KUNIT_CASE(evtchn_affinity_test),
+	KUNIT_CASE(evtchn_spread_test),
 	KUNIT_CASE(evtchn_poll_test),
 	{}
 };

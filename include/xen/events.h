@@ -18,6 +18,7 @@
 struct xenbus_device;
 
 unsigned int xen_evtchn_nr_channels(void);
+unsigned int xen_evtchn_ports_on_cpu(unsigned int cpu);
 
 int bind_evtchn_to_irq(evtchn_port_t port);
 int bind_evtchn_to_irq_lateeoi(evtchn_port_t port);

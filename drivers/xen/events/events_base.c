@@ -17,6 +17,12 @@
  * floods a port cannot keep a CPU in interrupt context, and one whose
  * events keep turning out spurious has them delayed, up to a second.
  *
+ * A port that may move goes, when the irq core sets its affinity, to the
+ * allowed CPU with the fewest such ports, and stays where it is unless
+ * another CPU has at least two fewer: the queues of a device (and
+ * several devices) spread over the CPUs instead of all landing on CPU 0,
+ * and setting the same affinity again moves nothing.
+ *
  * Lock order: evtchn_bind_lock (mutex; binding and unbinding) ->
  * irq descriptor lock -> evtchn_irq.lock (raw; the mask reasons).
  * The port table is written under evtchn_bind_lock and read under RCU:
@@ -100,6 +106,9 @@ static DEFINE_MUTEX(evtchn_bind_lock);
 #define EVTCHN_ROW_SIZE		(PAGE_SIZE / sizeof(void *))
 #define EVTCHN_ROWS		(EVTCHN_FIFO_NR_CHANNELS / EVTCHN_ROW_SIZE)
 static struct evtchn_irq __rcu **evtchn_table[EVTCHN_ROWS];
+
+/* Ports of kind EVTCHN_KIND_PORT bound to each CPU. */
+static DEFINE_PER_CPU(atomic_t, evtchn_ports_on);
 
 static DEFINE_PER_CPU(int [NR_VIRQS], virq_to_irq);
 static DEFINE_PER_CPU(int [XEN_NR_IPIS], ipi_to_irq);
@@ -225,10 +234,34 @@ static int evtchn_rebind(struct evtchn_irq *info, unsigned int cpu)
 	if (!rc) {
 		if (evtchn_ops->bind_to_cpu)
 			evtchn_ops->bind_to_cpu(info->port, cpu, info->cpu);
+		atomic_dec(per_cpu_ptr(&evtchn_ports_on, info->cpu));
+		atomic_inc(per_cpu_ptr(&evtchn_ports_on, cpu));
 		info->cpu = cpu;
 	}
 	evtchn_unmask_for(info, EVTCHN_MASKED_MOVE);
 	return rc;
+}
+
+/*
+ * The online CPU of @dest where @info's port would have the fewest
+ * neighbours; its current CPU on a tie.  Counts read without a lock:
+ * two ports placed at once may pick the same CPU, which does no harm.
+ */
+static unsigned int evtchn_least_loaded(const struct evtchn_irq *info,
+					const struct cpumask *dest)
+{
+	unsigned int cpu, load, best = nr_cpu_ids, best_load = UINT_MAX;
+
+	for_each_cpu_and(cpu, dest, cpu_online_mask) {
+		load = atomic_read(per_cpu_ptr(&evtchn_ports_on, cpu));
+		if (cpu == info->cpu)
+			load--;		/* not counting the port itself */
+		if (load < best_load || (load == best_load && cpu == info->cpu)) {
+			best = cpu;
+			best_load = load;
+		}
+	}
+	return best;
 }
 
 static int evtchn_irq_set_affinity(struct irq_data *d,
@@ -240,8 +273,7 @@ static int evtchn_irq_set_affinity(struct irq_data *d,
 
 	if (info->kind != EVTCHN_KIND_PORT || !xen_support_evtchn_rebind())
 		return -EINVAL;
-	cpu = force ? cpumask_first(dest) :
-		      cpumask_first_and(dest, cpu_online_mask);
+	cpu = force ? cpumask_first(dest) : evtchn_least_loaded(info, dest);
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 	if (cpu != info->cpu) {
@@ -372,6 +404,7 @@ static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 	}
 
 	if (kind == EVTCHN_KIND_PORT) {
+		atomic_inc(per_cpu_ptr(&evtchn_ports_on, cpu));
 		flow = handle_edge_irq;
 		flow_name = lateeoi ? "lateeoi" : "edge";
 		/* Moving is a hypercall: no need to wait for an interrupt. */
@@ -397,7 +430,9 @@ static void evtchn_unbind(struct evtchn_irq *info, bool close)
 			   [info->port % EVTCHN_ROW_SIZE], NULL);
 	if (evtchn_ops->remove)
 		evtchn_ops->remove(info->port, info->cpu);
-	if (info->kind != EVTCHN_KIND_PORT)
+	if (info->kind == EVTCHN_KIND_PORT)
+		atomic_dec(per_cpu_ptr(&evtchn_ports_on, info->cpu));
+	else
 		*percpu_slot(info->kind, info->index, info->cpu) = -1;
 
 	/* No upcall still holds the entry once this returns. */
@@ -803,6 +838,20 @@ void xen_send_IPI_one(unsigned int cpu, enum ipi_vector vector)
 	if (WARN_ON_ONCE(irq <= 0))
 		return;
 	notify_remote_via_irq(irq);
+}
+
+/**
+ * xen_evtchn_ports_on_cpu() - ports that may move bound to a CPU
+ * @cpu: the CPU
+ *
+ * Counts the ports of devices (not VIRQs or IPIs) whose events arrive on
+ * @cpu; new ones go to the CPU with the fewest.
+ *
+ * Return: the count.
+ */
+unsigned int xen_evtchn_ports_on_cpu(unsigned int cpu)
+{
+	return atomic_read(per_cpu_ptr(&evtchn_ports_on, cpu));
 }
 
 /**
