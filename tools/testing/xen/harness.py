@@ -567,28 +567,34 @@ run_debian() {
 	debian_down
 }
 
-# stuck_dump NAME: a domU that did not get where it should shows its
-# blocked tasks (sysrq w) and its CPUs (sysrq l) on its console before
-# it is destroyed, so the log says where it stood; what Xen and dom0 had
-# at that moment (domains, free memory, the disk's requests in flight,
-# the domU's vCPU registers, Xen's last messages with its event channel
-# dump, dom0's blocked tasks) goes to NAME.stuck.log, with one line of
-# it on the serial log.
+# stuck_dump NAME: a domU that did not get where it should shows, on its
+# console before it is destroyed, its blocked tasks (sysrq w), its CPUs
+# (l), its pending hrtimers and clock event devices (q), and every task
+# with its state and the run queues (t), so the log says where it
+# stood; what Xen and dom0 had at that moment (domains, free memory, the
+# disk's requests in flight, the domU's vCPU registers, Xen's last
+# messages with its event channel, vCPU and timer dumps, dom0's blocked
+# tasks) goes to NAME.stuck.log, with one line of it on the serial log.
 stuck_dump() {
-	xl sysrq "$1" w > /dev/null 2>&1
-	sleep 2
-	xl sysrq "$1" l > /dev/null 2>&1
-	sleep 2
+	for key in w l q t; do
+		xl sysrq "$1" $key > /dev/null 2>&1
+		sleep 2
+	done
 	echo w > /proc/sysrq-trigger 2>/dev/null
 	sd=$(xl domid "$1" 2>/dev/null)
-	# Xen's 'e' key: every domain's ports, pending and masked.
+	# Xen's debug keys: 'e' every domain's ports, pending and masked;
+	# 'q' each vCPU's state with its pending upcall; 'a' the timer
+	# queues, with each vCPU's singleshot timer and when it expires.
 	xl debug-keys e > /dev/null 2>&1
+	xl debug-keys q > /dev/null 2>&1
+	xl debug-keys a > /dev/null 2>&1
 	{
 		xl list; xl info; xl vcpu-list "$1"; free -m; cat /proc/loadavg
 		echo "vdc in flight (reads writes): $(cat /sys/block/vdc/inflight)"
 		echo "--- the domU's vCPUs (map RIP with its kernel's System.map)"
 		[ -n "$sd" ] && xenctx -a -C "$sd"
-		echo "--- Xen, with its event channel dump"; xl dmesg | tail -400
+		echo "--- Xen, with its event channel, domain and timer dumps"
+		xl dmesg | tail -1500
 		echo "--- dom0 (with its blocked tasks)"; dmesg | tail -200
 	} > "/job/out/$1.stuck.log" 2>&1
 	say "domu $1 stuck domains=$(xl list 2>/dev/null | awk 'NR > 1' | wc -l)" \
