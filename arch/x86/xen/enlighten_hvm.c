@@ -244,6 +244,12 @@ static void __init xen_hvm_init_platform(void)
 	cpuid_count(base + 4, 0, &eax, &ebx, &ecx, &edx);
 	if (eax & XEN_HVM_CPUID_VCPU_ID_PRESENT)
 		xen_hvm_boot_vcpu = ebx;
+	/*
+	 * The boot CPU's clock is read from here on (sched_clock); the
+	 * per-CPU areas, made later, start with a copy of this pointer.
+	 */
+	per_cpu(xen_vcpu, 0) =
+		&HYPERVISOR_shared_info->vcpu_info[xen_hvm_boot_vcpu];
 	/* Gates can only be added before native_init_IRQ() completes the IDT. */
 	sysvec_install(HYPERVISOR_CALLBACK_VECTOR, sysvec_xen_hvm_callback);
 	x86_init.irqs.intr_init = xen_hvm_intr_init;

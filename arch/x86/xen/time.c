@@ -8,6 +8,10 @@
  * built.  The clocksource reads it; a vCPU's timer is a singleshot
  * VCPUOP timer at an absolute system time that fires VIRQ_TIMER on that
  * vCPU; the wall clock is shared_info's boot time plus system time.
+ * sched_clock() counts system time too, from when it was switched over:
+ * every vCPU reads the same clock, which the TSC need not be here (the
+ * clocksource watchdog may find it unstable, and a TSC sched_clock would
+ * then turn unstable while the kernel runs).
  *
  * Each CPU's timer VIRQ is bound before the CPU starts (xen_setup_timer,
  * which may sleep) and its clock event device registered on the CPU
@@ -19,6 +23,7 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/time64.h>
+#include <asm/paravirt.h>
 #include <asm/pvclock.h>
 #include <asm/x86_init.h>
 #include <asm/xen/hypercall.h>
@@ -47,7 +52,10 @@ struct xen_clock {
 
 static DEFINE_PER_CPU(struct xen_clock, xen_clock);
 
-static struct pvclock_vcpu_time_info *xen_this_pvclock(void)
+/* Xen system time when sched_clock() started counting from it. */
+static u64 xen_sched_clock_offset __ro_after_init;
+
+static __always_inline struct pvclock_vcpu_time_info *xen_this_pvclock(void)
 {
 	/* struct vcpu_time_info is the pvclock record; the layouts match. */
 	BUILD_BUG_ON(sizeof(struct vcpu_time_info) !=
@@ -70,6 +78,17 @@ u64 xen_system_time(void)
 	now = pvclock_clocksource_read_nowd(xen_this_pvclock());
 	preempt_enable_notrace();
 	return now;
+}
+
+/* Called from NMIs and tracing: nothing here may be instrumented. */
+static noinstr u64 xen_sched_clock(void)
+{
+	u64 now;
+
+	preempt_disable_notrace();
+	now = pvclock_clocksource_read_nowd(xen_this_pvclock());
+	preempt_enable_notrace();
+	return now - xen_sched_clock_offset;
 }
 
 static u64 xen_clocksource_read(struct clocksource *cs)
@@ -220,12 +239,17 @@ static void __init xen_time_init(void)
 /**
  * xen_init_time_ops() - take time from Xen
  *
- * Called from the platform setup, before the kernel sets up its clocks.
- * The boot CPU's clock comes up with the local APIC's (which it
- * replaces); there is no HPET and no PIT to look for.
+ * Called from the platform setup, before the kernel sets up its clocks,
+ * with the boot CPU's vcpu_info in place.  sched_clock() switches to
+ * Xen's system time at once; the boot CPU's clock event device comes up
+ * with the local APIC's (which it replaces); there is no HPET and no
+ * PIT to look for.
  */
 void __init xen_init_time_ops(void)
 {
+	xen_sched_clock_offset = xen_system_time();
+	paravirt_set_sched_clock(xen_sched_clock);
+
 	x86_init.timers.timer_init = x86_init_noop;
 	x86_init.timers.setup_percpu_clockev = xen_time_init;
 	x86_cpuinit.setup_percpu_clockev = xen_setup_cpu_clockevents;
