@@ -137,6 +137,11 @@ SCENARIOS = [
              repeat=10, timeout=300,
              doc='debian-pvh-ours 10 times in a row on the same disk: '
              'multi-user, ping, xl shutdown, e2fsck clean, every time'),
+    Scenario('debian10-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
+             repeat=10, timeout=300,
+             doc='the same on the reference kernel: the control for a '
+             'failure of debian10-pvh-ours (if it fails too, look at the '
+             'harness first)'),
     Scenario('debian-disk-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, timeout=600,
              doc='the same without the vif: multi-user from xvda, '
@@ -576,9 +581,17 @@ run_debian() {
 # messages with its event channel, vCPU and timer dumps, dom0's blocked
 # tasks) goes to NAME.stuck.log, with one line of it on the serial log.
 stuck_dump() {
+	local con=/job/out/console/guest-$1.log size=-1 end
 	for key in w l q t; do
 		xl sysrq "$1" $key > /dev/null 2>&1
 		sleep 2
+	done
+	# Every task's state takes a while to come through the console:
+	# wait until the log stops growing for 5 s (60 s at most).
+	end=$(after 600)
+	while [ "$(stat -c %s "$con" 2>/dev/null)" != "$size" ] && ! past $end; do
+		size=$(stat -c %s "$con" 2>/dev/null)
+		sleep 5
 	done
 	echo w > /proc/sysrq-trigger 2>/dev/null
 	sd=$(xl domid "$1" 2>/dev/null)
