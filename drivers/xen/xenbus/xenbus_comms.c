@@ -32,10 +32,13 @@
  * Events to xenstored: each is a hypercall, so they go only when
  * xenstored may be asleep.  xenstored looks at the ring again after each
  * request it handles, before it sleeps; so after a request is in the
- * ring (and the index published, virt_mb), an event is needed only if
- * xenstored had consumed everything before it (req_cons at the old
- * req_prod): otherwise it is still at work and will find the request.
- * A sender that finds the ring full sends one before it waits for room.
+ * ring (and the index published, virt_mb), an event is needed unless
+ * bytes from before it are still unread (xenstored is then at work and
+ * will find the request).  Having read part of the request proves
+ * nothing: its header is published before its payload, and xenstored
+ * may have read the header and gone to sleep waiting for the rest (see
+ * xs_request_needs_event()).  A sender that finds the ring full sends
+ * one before it waits for room.
  * After reading, an event goes only when the reply ring was full, since
  * only then can xenstored be waiting for room.
  */
@@ -205,7 +208,7 @@ int xs_send_and_wait(struct xs_request *req)
 	for (i = 0; !rc && i < req->nvec; i++)
 		rc = xs_write(req->vec[i].iov_base, req->vec[i].iov_len);
 	virt_mb();	/* the new req_prod is visible before req_cons is read */
-	if (READ_ONCE(xs_intf->req_cons) == old_prod)
+	if (xs_request_needs_event(old_prod, READ_ONCE(xs_intf->req_cons)))
 		notify_remote_via_evtchn(xs_port);
 	mutex_unlock(&xs_send_lock);
 	if (rc) {

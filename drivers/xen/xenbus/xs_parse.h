@@ -42,6 +42,29 @@ static inline u32 xs_ring_chunk(XENSTORE_RING_IDX idx, u32 avail)
 	return avail < to_end ? avail : to_end;
 }
 
+/**
+ * xs_request_needs_event() - must xenstored be told of a request?
+ * @start: the request ring's producer index before the request's first
+ *	byte was written
+ * @cons: its consumer index, read after the request's last byte was
+ *	published
+ *
+ * xenstored reads what it finds in the ring and sleeps once it has read
+ * everything it saw; it looks again by itself only while bytes are left
+ * unread.  A request is published in parts (its header, then each piece
+ * of its payload), so xenstored may have read the first parts and gone
+ * to sleep before the last: having consumed bytes of the request is no
+ * sign that it is awake.
+ *
+ * Return: true unless bytes from before @start are still unread (then
+ * xenstored has not finished with them and will read on).
+ */
+static inline bool xs_request_needs_event(XENSTORE_RING_IDX start,
+					  XENSTORE_RING_IDX cons)
+{
+	return (s32)(cons - start) >= 0;
+}
+
 int xs_errno(const char *name, unsigned int len);
 int xs_count_strings(const char *buf, unsigned int len);
 int xs_parse_watch_event(const char *buf, unsigned int len,

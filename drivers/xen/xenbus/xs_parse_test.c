@@ -8,6 +8,21 @@
 
 #include "xs_parse.h"
 
+static void xs_request_needs_event_test(struct kunit *test)
+{
+	/* xenstored had read everything before the request: it may sleep. */
+	KUNIT_EXPECT_TRUE(test, xs_request_needs_event(100, 100));
+	/* It read the header, published first, and waits for the rest. */
+	KUNIT_EXPECT_TRUE(test, xs_request_needs_event(100, 116));
+	/* It read the whole request already. */
+	KUNIT_EXPECT_TRUE(test, xs_request_needs_event(100, 140));
+	/* Bytes from before the request are still unread: it reads on. */
+	KUNIT_EXPECT_FALSE(test, xs_request_needs_event(100, 60));
+	/* The same across the wrap of the 32-bit indices. */
+	KUNIT_EXPECT_TRUE(test, xs_request_needs_event(0xfffffff8U, 0x8U));
+	KUNIT_EXPECT_FALSE(test, xs_request_needs_event(0x8U, 0xfffffff8U));
+}
+
 static void xs_ring_used_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, xs_ring_used(0, 0), 0U);
@@ -97,6 +112,7 @@ static void xs_check_reply_test(struct kunit *test)
 
 static struct kunit_case xs_parse_cases[] = {
 	KUNIT_CASE(xs_ring_used_test),
+	KUNIT_CASE(xs_request_needs_event_test),
 	KUNIT_CASE(xs_ring_chunk_test),
 	KUNIT_CASE(xs_errno_test),
 	KUNIT_CASE(xs_count_strings_test),
