@@ -16,15 +16,22 @@
  * reference and its page on a list retried every second, and frees them
  * when the grantee lets go.
  *
+ * debugfs file xen/grants shows how many references are in use (granted
+ * or reserved by a driver), how many of those wait on a grantee that
+ * still maps them, and the table's size: a device that closed and gave
+ * everything back leaves the first two where they were before it came.
+ *
  * Lock order: gnttab_lock (spinlock, irq-safe; the free list, the
  * callbacks and growth) -> gnttab_deferred_lock.  Free callbacks run
  * after gnttab_lock is dropped.
  */
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -561,3 +568,47 @@ static int __init gnttab_init(void)
 	return 0;
 }
 core_initcall(gnttab_init);
+
+/* ---- debugfs ---- */
+
+static int gnttab_usage_show(struct seq_file *m, void *unused)
+{
+	unsigned int size, free, frames, held = 0;
+	struct gnttab_deferred *d;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gnttab_lock, flags);
+	size = gnttab_free.size;
+	free = gnttab_free.count;
+	frames = gnttab_nr_frames;
+	spin_unlock_irqrestore(&gnttab_lock, flags);
+
+	spin_lock_bh(&gnttab_deferred_lock);
+	list_for_each_entry(d, &gnttab_deferred_list, list)
+		held++;
+	spin_unlock_bh(&gnttab_deferred_lock);
+
+	/* The first GNTTAB_NR_RESERVED_ENTRIES are never on the free list. */
+	seq_printf(m, "in-use %u\n",
+		   size > GNTTAB_NR_RESERVED_ENTRIES ?
+		   size - GNTTAB_NR_RESERVED_ENTRIES - free : 0);
+	seq_printf(m, "held %u\n", held);
+	seq_printf(m, "free %u\n", free);
+	seq_printf(m, "frames %u\n", frames);
+	seq_printf(m, "max-frames %u\n", gnttab_max_frames);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gnttab_usage);
+
+static int __init gnttab_debugfs_init(void)
+{
+	struct dentry *dir;
+
+	if (!gnttab_frames)
+		return 0;
+	/* Nothing else of ours uses debugfs yet: the directory is ours. */
+	dir = debugfs_create_dir("xen", NULL);
+	debugfs_create_file("grants", 0400, dir, NULL, &gnttab_usage_fops);
+	return 0;
+}
+late_initcall(gnttab_debugfs_init);
