@@ -181,15 +181,18 @@ SCENARIOS = [
              'sector-size, 0 sectors, or sectors that are not whole '
              'blocks, or answers the first request with an id past the '
              'ring (rootfs/ringbad.c, through gntdev): each must be '
-             'closed with one log line, no oops, and the guest must keep '
-             'running and shut down'),
+             'closed with one log line, no oops; once the backend closes '
+             'too, the guest must hold no grant (debugfs xen/grants) and '
+             'no device irq; it must keep running and shut down'),
     Scenario('netfront-bad-pvh-ours', 'pvh', 'ours', dom0='ref',
              netbad=True, timeout=240,
              doc='four vifs whose (scripted) backend offers an mtu of '
              '70000, no feature-rx-copy, or an mtu of 9000 without '
              'feature-sg, or answers on the receive ring with a wrong id '
              '(rootfs/ringbad.c): each must be closed with one log line, '
-             'no oops, and the guest must keep running and shut down'),
+             'no oops; once the backend closes too, the guest must hold no '
+             'grant and no device irq; it must keep running and shut '
+             'down'),
     Scenario('debian-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              timeout=600,
              doc='reference kernel as PVH domU boots the unmodified Debian '
@@ -992,6 +995,31 @@ run_bad() {
 		bad_wait_state 5 $((tmo * 5)) || return 1
 		step $kind$v=ok
 	done
+	# The backend closes too; each frontend must then give back every
+	# grant and irq it took (the guest reports both from debugfs and
+	# /proc/interrupts, and reported more than 0 grants while the
+	# devices were there).
+	for spec in $specs; do
+		bad_fields "$spec"
+		fe=/local/domain/$d/device/$kind/$v
+		xenstore-write /local/domain/0/backend/pvopsbad/$d/$v/state 6
+		bad_wait_state 6 $((tmo * 5)) || return 1
+	done
+	end=$(after $((tmo * 10)))
+	until use=$(grep -a 'PVOPS-HARNESS: xen ' "$log" | tail -n 1 |
+		    tr -d '\r'); [ "${use##* xen }" = 'grants-in-use=0 device-irqs=0' ]; do
+		if past $end; then
+			step leaks=failed last=$(echo "${use##* xen }" | tr ' ' ,)
+			xl destroy "$n"; return 1
+		fi
+		sleep 0.2
+	done
+	if grep -aq 'PVOPS-HARNESS: xen grants-in-use=[1-9]' "$log"; then
+		step leaks=ok
+	else
+		step leaks=failed last=never-above-0
+		xl destroy "$n"; return 1
+	fi
 	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 $((tmo * 10)) ||
 	   ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
 	   xl domid "$n" > /dev/null 2>&1; then
@@ -1545,8 +1573,11 @@ def judge_bad(s, out, serial):
                          else ('netbad', 'vif', NETBAD_LINES))
     steps = domu_steps(read(serial), name, what)
     bad = failed_step(steps, ['boot'] + [f'{kind}{v}' for v in lines] +
-                      ['shutdown'])
+                      ['leaks', 'shutdown'])
     if bad:
+        last = steps.get('last')
+        if last:
+            bad += f' (grants and irqs at the end: {last})'
         return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     text = read(console)
     for v, pat in lines.items():
@@ -1562,10 +1593,12 @@ def judge_bad(s, out, serial):
         return Result(s, True, 'bad sector-size, 0 sectors, partial block, '
                       'ring order 40, 0 queues, 100000 indirect segments, a '
                       'response with an id past the ring: each disk closed '
-                      'with one log line; guest shut down', console)
+                      'with one log line, then gave back every grant and '
+                      'irq; guest shut down', console)
     return Result(s, True, 'mtu 70000, no rx-copy, mtu 9000 without sg, 0 '
                   'queues, a receive response with a wrong id: each vif '
-                  'closed with one log line; guest shut down', console)
+                  'closed with one log line, then gave back every grant '
+                  'and irq; guest shut down', console)
 
 
 def judge_domu(s, out, serial):
