@@ -42,7 +42,7 @@ summary() {	# NAME WHAT
 }
 summary native-ours 'our kernel, native: init reached, no hypervisor seen'
 summary pvh-domu-ours 'our kernel, PVH domU: init saw hypervisor=xen, PVH, 2 vCPUs'
-summary debian-net-pvh-ours 'Debian on our kernel: multi-user, ping, iperf3, vif detach/attach'
+summary debian-net-pvh-ours 'Debian on our kernel: multi-user, ping, iperf3, vif detach/attach, untrusted vif'
 summary debian-io-pvh-ours 'Debian on our kernel: data intact over xl reboot, fio, disk detach/attach/grow'
 summary blkfront-bad-pvh-ours 'bad disks and a bad ring response: closed, one line each, no grant left'
 summary netfront-bad-pvh-ours 'bad vifs and a bad ring response: closed, one line each, no grant left'

@@ -150,7 +150,9 @@ SCENARIOS = [
              netio=True, timeout=600,
              doc='Debian on our kernel with a vif (our netfront): ping, '
              'iperf3 both ways for 10 s each, xl network-detach and '
-             'network-attach with ping again (rootfs/debian-net.sh); '
+             'network-attach with ping again (rootfs/debian-net.sh), then '
+             'once more attached untrusted: the trusted node must read 0, '
+             'netfront must say it copies, ping and iperf3 from the domU; '
              'shutdown, fsck'),
     Scenario('debian-net-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              netio=True, timeout=600,
@@ -773,6 +775,27 @@ run_debian_net() {
 		step attach=failed; xl destroy "$n"; return 1
 	fi
 	ping_domu "$n" attach || { xl destroy "$n"; return 1; }
+	# Once more, with the vif marked untrusted (xl's "untrusted" flag
+	# writes trusted=0 in the frontend's directory): netfront must copy
+	# every packet it sends into pages of its own, and still move them.
+	v=$(xl network-list "$n" 2>/dev/null | awk 'NR == 2 { print $1 }')
+	xl network-detach "$n" "${v:-0}" > "/job/out/$n.detach2.log" 2>&1
+	if ! gone_within 600 xenstore-read /local/domain/$d/device/vif/${v:-0}/state; then
+		step untrusted=failed at=detach; xl destroy "$n"; return 1
+	fi
+	if ! xl network-attach "$n" bridge=xenbr0 script=/job/hotplug-vif untrusted \
+			> "/job/out/$n.attach2.log" 2>&1; then
+		step untrusted=failed at=attach; xl destroy "$n"; return 1
+	fi
+	v=$(xl network-list "$n" 2>/dev/null | awk 'NR == 2 { print $1 }')
+	trusted=$(xenstore-read /local/domain/$d/device/vif/${v:-0}/trusted 2>&1 | tr ' ' _)
+	ping_domu "$n" untrusted-ping || { xl destroy "$n"; return 1; }
+	b=$(iperf_to "$n" untrusted -R)
+	if [ -z "$b" ]; then
+		step untrusted=failed at=iperf3 trusted_node=$trusted
+		xl destroy "$n"; return 1
+	fi
+	step untrusted=ok trusted_node=$trusted from_domu_mbps_untrusted=$b
 	debian_down
 }
 
@@ -1377,7 +1400,7 @@ DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
 DEBIAN_PAIR_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'shutdown',
                      'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
-                    'shutdown', 'fsck']
+                    'untrusted-ping', 'untrusted', 'shutdown', 'fsck']
 
 
 def fio_rate(text):
@@ -1427,13 +1450,26 @@ def judge_debian_net(s, out, serial, steps, console):
     bad = failed_step(steps, DEBIAN_NET_STEPS)
     if bad:
         return Result(s, False, f'{bad} (dom0 log: {serial}; guest: '
-                      f'{console})', console)
+                      f'{console})' + triple_fault(s, out, serial), console)
     # Storm protection must never hold back a working vif's events.
+    text = read(console)
     bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace|raises spurious '
-                    r'events).*', read(console))
+                    r'events).*', text)
     if bad:
         return Result(s, False, f'guest logged: {bad.group(0).strip()}',
                       console)
+    # The last vif was attached untrusted: the toolstack said so, and
+    # our netfront (upstream's says nothing) said it copies.
+    if steps.get('trusted_node') != '0':
+        return Result(s, False, 'vif attached untrusted, but its trusted '
+                      f'node is {steps.get("trusted_node")!r}, not 0 '
+                      f'(dom0 log: {serial})', console)
+    copies = len(re.findall(r'backend not trusted: packets are copied',
+                            text))
+    if s.kernel == 'ours' and copies != 1:
+        return Result(s, False, f'vif attached untrusted: {copies} lines '
+                      'say "backend not trusted: packets are copied", '
+                      'expected 1', console)
     # Each direction: the median round, and the domU's notifications
     # per MB moved in that round (10 s at the receiver's rate).
     figs = []
@@ -1447,8 +1483,10 @@ def judge_debian_net(s, out, serial, steps, console):
                f'0 of 20; iperf3, median of {len(mbps)}: dom0->domU '
                f'{to:.0f} Mbit/s ({to_ev:.1f} notifications/MB), '
                f'domU->dom0 {frm:.0f} Mbit/s ({frm_ev:.1f}/MB); vif '
-               'detached, attached, ping lost 0 of 20; xl shutdown, e2fsck '
-               'clean', console)
+               'detached, attached, ping lost 0 of 20; attached untrusted'
+               f'{", netfront copies," if s.kernel == "ours" else ""} '
+               f'domU->dom0 {float(steps["from_domu_mbps_untrusted"]):.0f} '
+               'Mbit/s; xl shutdown, e2fsck clean', console)
     r.iperf = figs
     return r
 
