@@ -765,31 +765,13 @@ run_debian_net() {
 	step iperf=ok to_domu_mbps=$to from_domu_mbps=$from \
 		to_domu_events=$to_ev from_domu_events=$from_ev
 	[ "$5" = bench ] && { debian_down; return; }
-	xl network-detach "$n" 0 > "/job/out/$n.detach.log" 2>&1
-	if ! gone_within 600 xenstore-read /local/domain/$d/device/vif/0/state; then
-		step detach=failed; xl destroy "$n"; return 1
-	fi
-	step detach=ok
-	if ! xl network-attach "$n" bridge=xenbr0 script=/job/hotplug-vif \
-			> "/job/out/$n.attach.log" 2>&1; then
-		step attach=failed; xl destroy "$n"; return 1
-	fi
-	ping_domu "$n" attach || { xl destroy "$n"; return 1; }
+	vif_replug "$n" $d '' || { xl destroy "$n"; return 1; }
 	# Once more, with the vif marked untrusted (xl's "untrusted" flag
 	# writes trusted=0 in the frontend's directory): netfront must copy
 	# every packet it sends into pages of its own, and still move them.
-	v=$(xl network-list "$n" 2>/dev/null | awk 'NR == 2 { print $1 }')
-	xl network-detach "$n" "${v:-0}" > "/job/out/$n.detach2.log" 2>&1
-	if ! gone_within 600 xenstore-read /local/domain/$d/device/vif/${v:-0}/state; then
-		step untrusted=failed at=detach; xl destroy "$n"; return 1
-	fi
-	if ! xl network-attach "$n" bridge=xenbr0 script=/job/hotplug-vif untrusted \
-			> "/job/out/$n.attach2.log" 2>&1; then
-		step untrusted=failed at=attach; xl destroy "$n"; return 1
-	fi
-	v=$(xl network-list "$n" 2>/dev/null | awk 'NR == 2 { print $1 }')
-	trusted=$(xenstore-read /local/domain/$d/device/vif/${v:-0}/trusted 2>&1 | tr ' ' _)
-	ping_domu "$n" untrusted-ping || { xl destroy "$n"; return 1; }
+	vif_replug "$n" $d untrusted- untrusted || { xl destroy "$n"; return 1; }
+	trusted=$(xenstore-read /local/domain/$d/device/vif/$(vif_devid "$n")/trusted 2>&1 |
+		tr ' ' _)
 	b=$(iperf_to "$n" untrusted -R)
 	if [ -z "$b" ]; then
 		step untrusted=failed at=iperf3 trusted_node=$trusted
@@ -797,6 +779,28 @@ run_debian_net() {
 	fi
 	step untrusted=ok trusted_node=$trusted from_domu_mbps_untrusted=$b
 	debian_down
+}
+
+# vif_devid NAME: the devid of the domU's (first) vif; 0 if none is listed.
+vif_devid() {
+	xl network-list "$1" 2>/dev/null | awk 'NR == 2 { v = $1 } END { print v + 0 }'
+}
+
+# vif_replug NAME DOMID PREFIX [FLAG]: detach the domU's vif, attach a
+# new one to the bridge (with xl's FLAG, such as untrusted) and ping the
+# domU through it; steps PREFIXdetach and PREFIXattach.
+vif_replug() {
+	local v=$(vif_devid "$1")
+	xl network-detach "$1" $v > "/job/out/$1.${3}network-detach.log" 2>&1
+	if ! gone_within 600 xenstore-read /local/domain/$2/device/vif/$v/state; then
+		step ${3}detach=failed; return 1
+	fi
+	step ${3}detach=ok
+	if ! xl network-attach "$1" bridge=xenbr0 script=/job/hotplug-vif $4 \
+			> "/job/out/$1.${3}network-attach.log" 2>&1; then
+		step ${3}attach=failed; return 1
+	fi
+	ping_domu "$1" ${3}attach
 }
 
 # debian_repair NAME: after a Debian scenario failed, e2fsck repairs the
@@ -1400,7 +1404,8 @@ DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
 DEBIAN_PAIR_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'shutdown',
                      'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
-                    'untrusted-ping', 'untrusted', 'shutdown', 'fsck']
+                    'untrusted-detach', 'untrusted-attach', 'untrusted',
+                    'shutdown', 'fsck']
 
 
 def fio_rate(text):
