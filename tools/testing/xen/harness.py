@@ -52,7 +52,7 @@ class Scenario:
     net: bool = True            # (debian) with the vif, and ping it
     io: bool = False            # (debian) disk checks and fio instead
     netio: bool = False         # (debian) ping, iperf3, vif detach/attach
-    pairs: int = 0              # (netio) iperf3 only, N pairs of ours and ref
+    pairs: int = 0              # (netio, io) the benchmark only, N pairs of ours and ref
     blkbad: bool = False        # fake disks whose backend says nonsense
     netbad: bool = False        # fake vifs whose backend says nonsense
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
@@ -166,6 +166,16 @@ SCENARIOS = [
              'then ref first, and so on), each with 3 rounds of 10 s each '
              'way; prints every kernel\'s mean and spread and the ours/ref '
              'ratio of each pair and of the means'),
+    Scenario('fio-pairs-pvh', 'pvh', 'ours', dom0='ref', debian=True,
+             net=False, io=True, pairs=4, timeout=600,
+             cmdline='pvops.bench=1',
+             doc='the fio benchmark, for a ratio that noise cannot settle '
+             'with one run each: 4 pairs of Debian domUs in one Xen boot, '
+             'one on our kernel and one on the reference (ours first, then '
+             'ref first, and so on), each running the fio jobs of '
+             'debian-io on a fresh 256 MiB file; prints every kernel\'s '
+             'mean and spread and the ours/ref ratio of each pair and of '
+             'the means'),
     Scenario('debian-io-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='Debian on our kernel: 256 MiB written and read back with '
@@ -815,23 +825,23 @@ debian_repair() {
 	say "domu $1 disk repaired e2fsck_rc=$? log=$1.repair.log"
 }
 
-# run_iperf_pairs NAME TIMEOUT COUNT: COUNT pairs of run_debian_net in
-# bench mode, NAME-ours and NAME-ref (cfg files of those names), ours
-# first in odd pairs and ref first in even ones, so that both kernels
-# meet the same slow and fast spells of the emulator and neither always
-# comes first.
-run_iperf_pairs() {
+# run_pairs net|io NAME TIMEOUT COUNT: COUNT pairs of run_debian_net or
+# run_debian_io in bench mode, NAME-ours and NAME-ref (cfg files of
+# those names), ours first in odd pairs and ref first in even ones, so
+# that both kernels meet the same slow and fast spells of the emulator
+# and neither always comes first.
+run_pairs() {
 	pk=1
-	while [ $pk -le "$3" ]; do
+	while [ $pk -le "$4" ]; do
 		order="ours ref"
 		[ $((pk % 2)) = 0 ] && order="ref ours"
 		for kern in $order; do
-			run_debian_net "$1-$kern" "$1-$kern.cfg" "$2" "a$pk" bench ||
+			run_debian_$1 "$2-$kern" "$2-$kern.cfg" "$3" "a$pk" bench ||
 				return 1
 		done
 		pk=$((pk + 1))
 	done
-	say "domu $1 pairs done=$3"
+	say "domu $2 pairs done=$4"
 }
 
 # debian_down: xl shutdown the Debian domU $n, then fsck its disk.
@@ -850,7 +860,8 @@ debian_down() {
 	step fsck=ok
 }
 
-# run_debian_io NAME CFG TIMEOUT: the Debian domU with its disk checks
+# run_debian_io NAME CFG TIMEOUT [INSTANCE [bench]]: the Debian domU
+# with its disk checks
 # (rootfs/debian-io.sh, handed over as the raw second disk xvdb through
 # /dev/loop7): wait for the first boot's write, xl reboot, wait for the
 # second boot's checks and fio; attach a scratch disk (xvdc, 32 MiB in
@@ -858,12 +869,14 @@ debian_down() {
 # (its frontend directory must go), attach it again and wait for the
 # domU's read-back; grow it to 64 MiB and wait for the domU to see the
 # new size; once the domU discarded 4 MiB of it, the file must hold that
-# much less; wait for its power-off; fsck the disk.
+# much less; wait for its power-off; fsck the disk.  The domU is
+# NAME-INSTANCE (a1 unless said); with bench (its command line has
+# pvops.bench=1), one boot: fio, then xl shutdown and fsck.
 SCRATCH="format=raw, vdev=xvdc, access=rw, script=/job/hotplug-block, target=/dev/loop6"
 
 run_debian_io() {
 	name=$1 cfg=$2 tmo=$3
-	n=$name-a1
+	n=$name-${4:-a1}
 	log=/job/out/console/guest-$n.log
 	step() { say "domu $n debian $*"; }
 	losetup -d /dev/loop7 2>/dev/null
@@ -872,6 +885,13 @@ run_debian_io() {
 		step boot=failed; return 1
 	fi
 	step boot=ok domid=$(xl domid "$n")
+	if [ "$5" = bench ]; then
+		if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)); then
+			stuck_dump "$n"; step fio=failed; xl destroy "$n"; return 1
+		fi
+		step fio=ok
+		debian_down; return
+	fi
 	if ! wait_log "$log" 'PVOPS-HARNESS: io written' 1 $((tmo * 10)); then
 		stuck_dump "$n"; step written=failed; xl destroy "$n"; return 1
 	fi
@@ -1194,7 +1214,7 @@ def make_job(jobdir, kernels, assets, domus):
                           'wb') as dst:
                     dst.write(body + bytes(65536 - len(body)))
                 if s.pairs:
-                    script.append(f'run_iperf_pairs {s.name} {s.timeout} '
+                    script.append(f'run_pairs {what} {s.name} {s.timeout} '
                                   f'{s.pairs} || debian_repair {s.name}\n')
                     continue
                 script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
@@ -1403,6 +1423,7 @@ DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
                    'block-discard', 'shutdown', 'fsck']
 DEBIAN_PAIR_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'shutdown',
                      'fsck']
+DEBIAN_IO_PAIR_STEPS = ['boot', 'fio', 'shutdown', 'fsck']
 DEBIAN_NET_STEPS = ['boot', 'multiuser', 'ping', 'iperf', 'detach', 'attach',
                     'untrusted-detach', 'untrusted-attach', 'untrusted',
                     'shutdown', 'fsck']
@@ -1503,20 +1524,45 @@ def debian_boot(text, out, name, wanted):
     return console, steps, failed_step(steps, wanted)
 
 
-def judge_iperf_pairs(s, out, serial):
-    """Every boot of both kernels ran its iperf3 rounds; the figures.
+# What a pair scenario measures: (key, label, unit) of each figure.
+PAIR_FIGURES = {
+    'net': (('to_domu', 'dom0->domU', 'Mbit/s'),
+            ('from_domu', 'domU->dom0', 'Mbit/s')),
+    'io': (('randread', '4k randread', 'IOPS'),
+           ('seqread', '1M seqread', 'MB/s')),
+}
+
+
+def pair_figures(s, steps, console):
+    """One bench boot's figures, {key: [value of each round]}, or None."""
+    if s.netio:
+        return {way: [float(x) for x in steps[f'{way}_mbps'].split(',')]
+                for way in ('to_domu', 'from_domu')}
+    f = re.search(MARK + r'io fio (.*)', read(console))
+    g = parse_fields(f.group(1)) if f else {}
+    iops = fio_rate(g.get('randread_4k_iops'))
+    bw = fio_rate(g.get('seqread_1m'))
+    if iops is None or bw is None:
+        return None
+    return {'randread': [iops], 'seqread': [bw]}
+
+
+def judge_pairs(s, out, serial):
+    """Every boot of both kernels ran its benchmark; the figures.
 
     The scenario passes when all its steps did; the ratios are reported,
     not judged (a benchmark does not gate).
     """
     text = read(serial)
-    rounds = {}                 # (kernel, way) -> [Mbit/s of each round]
-    pair_ratio = {'to_domu': [], 'from_domu': []}
+    kind = 'net' if s.netio else 'io'
+    wanted = DEBIAN_PAIR_STEPS if s.netio else DEBIAN_IO_PAIR_STEPS
+    rounds = {}                 # (kernel, key) -> [figure of each round]
+    pair_ratio = {key: [] for key, _, _ in PAIR_FIGURES[kind]}
     for k in range(1, s.pairs + 1):
         means = {}
         for kern in ('ours', 'ref'):
             console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
-                                              DEBIAN_PAIR_STEPS)
+                                              wanted)
             if bad:
                 return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
                               f'log: {serial}; guest: {console})', console)
@@ -1525,23 +1571,26 @@ def judge_iperf_pairs(s, out, serial):
             if oops:
                 return Result(s, False, f'pair {k}, {kern}: guest logged: '
                               f'{oops.group(0).strip()}', console)
-            for way in pair_ratio:
-                mbps = [float(x) for x in steps[f'{way}_mbps'].split(',')]
-                rounds.setdefault((kern, way), []).extend(mbps)
-                means[kern, way] = statistics.mean(mbps)
-        for way in pair_ratio:
-            pair_ratio[way].append(means['ours', way] / means['ref', way])
+            figs = pair_figures(s, steps, console)
+            if not figs:
+                return Result(s, False, f'pair {k}, {kern}: no figures in '
+                              f'the guest\'s console: {console}', console)
+            for key, vals in figs.items():
+                rounds.setdefault((kern, key), []).extend(vals)
+                means[kern, key] = statistics.mean(vals)
+        for key in pair_ratio:
+            pair_ratio[key].append(means['ours', key] / means['ref', key])
     figs, words = {}, []
-    for way, label in (('to_domu', 'dom0->domU'), ('from_domu', 'domU->dom0')):
-        om, osd = (statistics.mean(rounds['ours', way]),
-                   statistics.stdev(rounds['ours', way]))
-        rm, rsd = (statistics.mean(rounds['ref', way]),
-                   statistics.stdev(rounds['ref', way]))
-        pr = pair_ratio[way]
-        figs[way] = (om / rm, min(pr), max(pr))
+    for key, label, unit in PAIR_FIGURES[kind]:
+        om, osd = (statistics.mean(rounds['ours', key]),
+                   statistics.stdev(rounds['ours', key]))
+        rm, rsd = (statistics.mean(rounds['ref', key]),
+                   statistics.stdev(rounds['ref', key]))
+        pr = pair_ratio[key]
+        figs[label] = (om / rm, min(pr), max(pr))
         words.append(f'{label} ours {om:.0f} +- {osd:.0f}, ref {rm:.0f} +- '
-                     f'{rsd:.0f} Mbit/s (mean +- sd of '
-                     f'{len(rounds["ours", way])} rounds), ratio of means '
+                     f'{rsd:.0f} {unit} (mean +- sd of '
+                     f'{len(rounds["ours", key])} rounds), ratio of means '
                      f'{om / rm:.2f}, of each pair '
                      f'{", ".join(f"{x:.2f}" for x in pr)}')
     r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words), serial)
@@ -1571,7 +1620,7 @@ def judge_debian(s, out, serial):
     if s.repeat:
         return judge_debian_repeat(s, out, serial)
     if s.pairs:
-        return judge_iperf_pairs(s, out, serial)
+        return judge_pairs(s, out, serial)
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
     steps = domu_steps(read(serial), name, 'debian')
@@ -1947,12 +1996,11 @@ def main():
               f'{ofe:.1f}/{rfe:.1f} = {ofe / rfe:.2f}')
     for r in results:
         if getattr(r, 'pairs', None):
-            (tr, tlo, thi), (fr, flo, fhi) = (r.pairs['to_domu'],
-                                              r.pairs['from_domu'])
-            print(f'harness: iperf3 ours/ref over {r.scen.pairs} pairs, ratio '
-                  f'of means (range over pairs): dom0->domU {tr:.2f} '
-                  f'({tlo:.2f}-{thi:.2f}), domU->dom0 {fr:.2f} '
-                  f'({flo:.2f}-{fhi:.2f})')
+            print(f'harness: {"iperf3" if r.scen.netio else "fio"} ours/ref '
+                  f'over {r.scen.pairs} pairs, ratio of means (range over '
+                  'pairs): ' + ', '.join(f'{label} {m:.2f} ({lo:.2f}-{hi:.2f})'
+                                         for label, (m, lo, hi)
+                                         in r.pairs.items()))
     fio = {r.scen.name: r.fio for r in results if getattr(r, 'fio', None)}
     if 'debian-io-pvh-ours' in fio and 'debian-io-pvh-ref' in fio:
         (oi, ob), (ri, rb) = fio['debian-io-pvh-ours'], fio['debian-io-pvh-ref']

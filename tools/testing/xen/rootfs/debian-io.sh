@@ -13,7 +13,8 @@
 # toolstack attaches a scratch disk (xvdc): write 16 MiB to it, let the
 # toolstack detach it and attach it again, read them back; then it grows
 # the disk from 32 to 64 MiB, which must show here; discard 4 MiB of
-# it, which must read back as zeros; power off.
+# it, which must read back as zeros; power off.  With pvops.bench=1 on
+# the kernel command line only fio (see below).
 say() { echo "PVOPS-HARNESS: io $*" > /dev/hvc0; }
 # until_dev present|absent: wait (300 s at most) for /dev/xvdc to be so.
 until_dev() {
@@ -27,6 +28,43 @@ until_dev() {
 		sleep 1
 	done
 }
+# blkif events so far, all CPUs and rings together.
+blkirqs() {
+	awk '/blkif/ { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i }
+	     END { print n + 0 }' /proc/interrupts
+}
+# bench FILE: what the block layer made of xvda and on which CPU each
+# blkif event lands (all disks' rings), then fio on FILE: 15 s
+# of 4 KiB random reads (with the blkif events they took and fio's own
+# CPU use), 15 s of 1 MiB sequential reads.
+bench() {
+	q=/sys/block/xvda
+	cpus=
+	for i in $(awk -F: '/blkif/ { print $1 + 0 }' /proc/interrupts); do
+		cpus=$cpus${cpus:+,}$(cat /proc/irq/$i/effective_affinity_list)
+	done
+	say "queue hwq=$(ls $q/mq | wc -l) sched=$(sed 's/.*\[\(.*\)\].*/\1/' $q/queue/scheduler) nr_requests=$(cat $q/queue/nr_requests) blkif_irq_cpus=$cpus"
+	i0=$(blkirqs)
+	rr=$(fio --name=rr --filename="$1" --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=32 --runtime=15 --time_based 2>&1)
+	i1=$(blkirqs)
+	iops=$(echo "$rr" | sed -n 's/.*read: IOPS=\([0-9.k]*\).*/\1/p' | head -1)
+	cpu=$(echo "$rr" | sed -n 's/.*cpu *: *usr=\([0-9.]*\)%, *sys=\([0-9.]*\)%.*/usr=\1 sys=\2/p' | head -1)
+	bw=$(fio --name=sr --filename="$1" --rw=read --bs=1M --direct=1 \
+		--ioengine=libaio --iodepth=8 --runtime=15 --time_based 2>&1 |
+		sed -n 's/.*read: IOPS=[^,]*, BW=[^(]*(\([0-9.]*[kMG]B\/s\)).*/\1/p' | head -1)
+	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_events=$((i1 - i0)) ${cpu:-usr=none sys=none}"
+}
+# With pvops.bench=1 (the harness's fio pairs) only the benchmark, on a
+# file of zeros written for it and removed after, then wait for xl
+# shutdown.
+if grep -qw pvops.bench=1 /proc/cmdline; then
+	f=/var/tmp/pvops-bench.dat
+	dd if=/dev/zero of="$f" bs=1M count=256 oflag=direct conv=fsync 2>/dev/null
+	bench "$f"
+	rm -f "$f"
+	exit 0
+fi
 f=/var/tmp/pvops-io.dat
 sum=/var/tmp/pvops-io.sum
 if [ ! -f "$sum" ]; then
@@ -43,13 +81,7 @@ fi
 now=$(sha256sum "$f" | cut -d' ' -f1)
 [ "$now" = "$(cat "$sum")" ] && r=ok || r=mismatch
 say "after-reboot=$r sha256=$now"
-iops=$(fio --name=rr --filename="$f" --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=32 --runtime=15 --time_based 2>&1 |
-	sed -n 's/.*read: IOPS=\([0-9.k]*\).*/\1/p' | head -1)
-bw=$(fio --name=sr --filename="$f" --rw=read --bs=1M --direct=1 \
-	--ioengine=libaio --iodepth=8 --runtime=15 --time_based 2>&1 |
-	sed -n 's/.*read: IOPS=[^,]*, BW=[^(]*(\([0-9.]*[kMG]B\/s\)).*/\1/p' | head -1)
-say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none}"
+bench "$f"
 rm -f "$f" "$sum"
 s=/var/tmp/pvops-scratch.dat
 if until_dev present; then
