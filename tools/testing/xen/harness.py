@@ -682,6 +682,15 @@ vif_packets() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
+# blkback_events: the events dom0's blkback took so far, all rings of
+# all disks (its irqs are named blkif-backend, without the domain: the
+# benchmark runs one domU at a time).
+blkback_events() {
+	awk '/blkif-backend/ {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
+
 # dom_cpu DOMID: the CPU seconds the domain's vCPUs ran so far (xl list).
 dom_cpu() {
 	xl list | awk -v d=$1 '$2 == d { print $6 }'
@@ -886,10 +895,20 @@ run_debian_io() {
 	fi
 	step boot=ok domid=$(xl domid "$n")
 	if [ "$5" = bench ]; then
+		d=$(xl domid "$n") e0=0 e1=0 c0=0 c1=0 z0=0 z1=0
+		# The random reads' cost besides the guest's: the events
+		# blkback took (each an EVTCHNOP_send of the domU) and the
+		# CPU seconds of both domains.
+		if wait_log "$log" 'PVOPS-HARNESS: io randread start' 1 $((tmo * 10)); then
+			e0=$(blkback_events) c0=$(dom_cpu $d) z0=$(dom_cpu 0)
+			wait_log "$log" 'PVOPS-HARNESS: io randread done' 1 600
+			e1=$(blkback_events) c1=$(dom_cpu $d) z1=$(dom_cpu 0)
+		fi
 		if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)); then
 			stuck_dump "$n"; step fio=failed; xl destroy "$n"; return 1
 		fi
-		step fio=ok
+		step fio=ok randread_sent=$((e1 - e0)) \
+			randread_domu_s=$(sub $c1 $c0) randread_dom0_s=$(sub $z1 $z0)
 		debian_down; return
 	fi
 	if ! wait_log "$log" 'PVOPS-HARNESS: io written' 1 $((tmo * 10)); then
@@ -1531,6 +1550,11 @@ PAIR_FIGURES = {
     'io': (('randread', '4k randread', 'IOPS'),
            ('seqread', '1M seqread', 'MB/s')),
 }
+# And what each 1,000 of the random reads cost, lower is better: the
+# events the domU took and sent (EVTCHNOP_send, counted by dom0), and
+# the CPU time of each domain.
+IO_COSTS = (('events', 'events taken', ''), ('sent', 'notifications sent', ''),
+            ('domu_ms', 'domU CPU', 'ms'), ('dom0_ms', 'dom0 CPU', 'ms'))
 
 
 def pair_figures(s, steps, console):
@@ -1544,7 +1568,16 @@ def pair_figures(s, steps, console):
     bw = fio_rate(g.get('seqread_1m'))
     if iops is None or bw is None:
         return None
-    return {'randread': [iops], 'seqread': [bw]}
+    figs = {'randread': [iops], 'seqread': [bw]}
+    try:
+        kio = int(g['randread_ios']) / 1000
+        figs.update(events=[int(g['randread_events']) / kio],
+                    sent=[int(steps['randread_sent']) / kio],
+                    domu_ms=[float(steps['randread_domu_s']) * 1e3 / kio],
+                    dom0_ms=[float(steps['randread_dom0_s']) * 1e3 / kio])
+    except (KeyError, ValueError, ZeroDivisionError):
+        pass                    # the figures without their costs
+    return figs
 
 
 def judge_pairs(s, out, serial):
@@ -1593,6 +1626,12 @@ def judge_pairs(s, out, serial):
                      f'{len(rounds["ours", key])} rounds), ratio of means '
                      f'{om / rm:.2f}, of each pair '
                      f'{", ".join(f"{x:.2f}" for x in pr)}')
+    costs = [f'{label} ours {statistics.mean(rounds["ours", key]):.1f}, '
+             f'ref {statistics.mean(rounds["ref", key]):.1f}{unit}'
+             for key, label, unit in (IO_COSTS if kind == 'io' else ())
+             if ('ours', key) in rounds and ('ref', key) in rounds]
+    if costs:
+        words.append('per 1,000 4k reads: ' + ', '.join(costs))
     r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words), serial)
     r.pairs = figs
     return r
@@ -1938,6 +1977,13 @@ def main():
     if unknown:
         ap.error(f'unknown scenario(s): {" ".join(unknown)} (see --list)')
     scens = [table[n] for n in names]
+    # XEN_PVOPS_PAIRS=N: N pairs instead of each pair scenario's own.
+    npairs = os.environ.get('XEN_PVOPS_PAIRS', '')
+    if npairs:
+        if not npairs.isdigit() or not 1 <= int(npairs) <= 32:
+            ap.error(f'XEN_PVOPS_PAIRS={npairs}: a count from 1 to 32')
+        scens = [dataclasses.replace(s, pairs=int(npairs)) if s.pairs else s
+                 for s in scens]
     for s in scens:
         # Retries exist to absorb the reference's known emulator flakes.
         assert not (s.flake_retries and s.kernel != 'ref'), s.name

@@ -33,6 +33,21 @@ blkirqs() {
 	awk '/blkif/ { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i }
 	     END { print n + 0 }' /proc/interrupts
 }
+# cpustat: per CPU, its busy (user, nice, system, irq, softirq), steal
+# and total ticks so far.
+cpustat() {
+	awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $9,
+			   $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+# cpuuse BEFORE AFTER: each CPU's busy and stolen share between them.
+cpuuse() {
+	printf '%s\n%s\n' "$1" "$2" | awk '
+		$1 in b { t = $4 - t0[$1]; if (t < 1) t = 1
+			  printf "%s%s=%d%%/%d%%", sep, $1,
+				 100 * ($2 - b[$1]) / t, 100 * ($3 - s[$1]) / t
+			  sep = "," ; next }
+		{ b[$1] = $2; s[$1] = $3; t0[$1] = $4 }'
+}
 # bench FILE: what the block layer made of xvda and on which CPU each
 # blkif event lands (all disks' rings), then fio on FILE: 15 s
 # of 4 KiB random reads (with the blkif events they took and fio's own
@@ -44,16 +59,21 @@ bench() {
 		cpus=$cpus${cpus:+,}$(cat /proc/irq/$i/effective_affinity_list)
 	done
 	say "queue hwq=$(ls $q/mq | wc -l) sched=$(sed 's/.*\[\(.*\)\].*/\1/' $q/queue/scheduler) nr_requests=$(cat $q/queue/nr_requests) blkif_irq_cpus=$cpus"
+	say "randread start"
+	c0=$(cpustat)
 	i0=$(blkirqs)
 	rr=$(fio --name=rr --filename="$1" --rw=randread --bs=4k --direct=1 \
 		--ioengine=libaio --iodepth=32 --runtime=15 --time_based 2>&1)
 	i1=$(blkirqs)
+	c1=$(cpustat)
+	say "randread done"
 	iops=$(echo "$rr" | sed -n 's/.*read: IOPS=\([0-9.k]*\).*/\1/p' | head -1)
+	ios=$(echo "$rr" | sed -n 's/.*issued rwts: total=\([0-9]*\).*/\1/p' | head -1)
 	cpu=$(echo "$rr" | sed -n 's/.*cpu *: *usr=\([0-9.]*\)%, *sys=\([0-9.]*\)%.*/usr=\1 sys=\2/p' | head -1)
 	bw=$(fio --name=sr --filename="$1" --rw=read --bs=1M --direct=1 \
 		--ioengine=libaio --iodepth=8 --runtime=15 --time_based 2>&1 |
 		sed -n 's/.*read: IOPS=[^,]*, BW=[^(]*(\([0-9.]*[kMG]B\/s\)).*/\1/p' | head -1)
-	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_events=$((i1 - i0)) ${cpu:-usr=none sys=none}"
+	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_ios=${ios:-none} randread_events=$((i1 - i0)) ${cpu:-usr=none sys=none} busy/steal=$(cpuuse "$c0" "$c1")"
 }
 # With pvops.bench=1 (the harness's fio pairs) only the benchmark, on a
 # file of zeros written for it and removed after, then wait for xl
