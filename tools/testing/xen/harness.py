@@ -781,6 +781,10 @@ run_debian_net() {
 		step iperf=failed to_domu_mbps=${to:-none} from_domu_mbps=${from:-none}
 		xl destroy "$n"; return 1
 	fi
+	if ! same_dom "$n" $d; then
+		step iperf=failed restarted_as=$(xl domid "$n" 2>/dev/null || echo none)
+		xl destroy "$n"; return 1
+	fi
 	step iperf=ok to_domu_mbps=$to from_domu_mbps=$from \
 		to_domu_events=$to_ev from_domu_events=$from_ev
 	[ "$5" = bench ] && { debian_down; return; }
@@ -798,6 +802,13 @@ run_debian_net() {
 	fi
 	step untrusted=ok trusted_node=$trusted from_domu_mbps_untrusted=$b
 	debian_down
+}
+
+# same_dom NAME DOMID: the domU NAME is still domain DOMID.  A guest that
+# crashes in a way Xen takes for a reboot (a triple fault) comes back
+# under a new domid, and a figure measured across that is no figure.
+same_dom() {
+	[ "$(xl domid "$1" 2>/dev/null)" = "$2" ]
 }
 
 # vif_devid NAME: the devid of the domU's (first) vif; 0 if none is listed.
@@ -907,6 +918,10 @@ run_debian_io() {
 		if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)); then
 			stuck_dump "$n"; step fio=failed; xl destroy "$n"; return 1
 		fi
+		if ! same_dom "$n" $d; then
+			step fio=failed restarted_as=$(xl domid "$n" 2>/dev/null || echo none)
+			xl destroy "$n"; return 1
+		fi
 		step fio=ok randread_sent=$((e1 - e0)) \
 			randread_domu_s=$(sub $c1 $c0) randread_dom0_s=$(sub $z1 $z0)
 		debian_down; return
@@ -949,6 +964,10 @@ run_debian_io() {
 		step block-resize=failed; xl destroy "$n"; return 1
 	fi
 	step block-resize=ok
+	if ! same_dom "$n" $d; then
+		step block-discard=failed restarted_as=$(xl domid "$n" 2>/dev/null || echo none)
+		xl destroy "$n"; return 1
+	fi
 	# The domU's discard must reach the file: 16 MiB written, 4 gone.
 	if ! wait_log "$log" 'PVOPS-HARNESS: io scratch discarded' 1 1800 ||
 	   ! grep -q 'PVOPS-HARNESS: io scratch discarded=ok' "$log" ||
@@ -1354,8 +1373,8 @@ def judge_kunit(s, console, logfile, work):
 
 def triple_fault(s, out, serial):
     """' (Xen saw dN triple-fault ...)' when the scenario's domU did."""
-    ids = re.findall(MARK + rf'domu {re.escape(s.name)}-a\d+ .*domid=(\d+)',
-                     read(serial))
+    ids = re.findall(MARK + rf'domu {re.escape(s.name)}(?:-ours|-ref)?-a\d+ '
+                     r'.*domid=(\d+)', read(serial))
     dmesg = read(os.path.join(out, 'xl-dmesg.txt'))
     for d in ids:
         if re.search(rf'd{d}v\d+ Triple fault', dmesg):
@@ -1598,7 +1617,8 @@ def judge_pairs(s, out, serial):
                                               wanted)
             if bad:
                 return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
-                              f'log: {serial}; guest: {console})', console)
+                              f'log: {serial}; guest: {console})'
+                              + triple_fault(s, out, serial), console)
             oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
                              read(console))
             if oops:
