@@ -9,8 +9,9 @@
 # With --reference, TREE is left as pristine Linux with upstream's own Xen
 # code: the reference build, the anchor of every side-by-side comparison.
 #
-# TREE is kept between runs and only changed where needed, with timestamps
-# preserved, so that kbuild rebuilds only what changed.  The pristine files
+# TREE is kept between runs and only changed where needed: a file whose
+# content is unchanged keeps its time, so that kbuild rebuilds only what
+# changed.  The pristine files
 # are hard links (the build writes only to O=, never to the source tree).
 set -eu
 
@@ -47,13 +48,30 @@ our_files() {
 	fi
 }
 
+listfile=$(mktemp)
+trap 'rm -f "$listfile"' EXIT
 grep -vE '^\s*(#|$)' "$manifest" | while read -r up ours; do
 	ours=${ours:-$up}
-	rm -rf "${tree:?}/$up" "${tree:?}/$ours"
-	our_files "$ours" | while read -r f; do
-		mkdir -p "$tree/$(dirname "$f")"
-		cp -p "$repo/$f" "$tree/$f"
+	our_files "$ours" > "$listfile"
+	# Upstream's files, and ours that the repo no longer has, go.
+	for d in "$up" "$ours"; do
+		[ -e "$tree/$d" ] || continue
+		(cd "$tree" && find "$d" \( -type f -o -type l \)) |
+			grep -vxF -f "$listfile" | while read -r f; do
+				rm -f "${tree:?}/$f"
+			done
 	done
+	# A file is copied only when its content differs, and then gets the
+	# time of the copy: kbuild compares times, and the same cache may have
+	# been built from another checkout whose files are newer than these.
+	# The copy goes through a new name so that a hard link into pristine
+	# Linux is replaced, never written through.
+	while read -r f; do
+		cmp -s "$repo/$f" "$tree/$f" 2>/dev/null && continue
+		mkdir -p "$tree/$(dirname "$f")"
+		cp "$repo/$f" "$tree/$f.pvops-new"
+		mv "$tree/$f.pvops-new" "$tree/$f"
+	done < "$listfile"
 	if [ "$ours" != "$up" ]; then
 		# kbuild glue: the object of a single file becomes a directory.
 		mk=$(dirname "$up")/Makefile
@@ -67,4 +85,5 @@ grep -vE '^\s*(#|$)' "$manifest" | while read -r up ours; do
 	fi
 done
 
+rm -f "$listfile"
 exec /usr/bin/python3 "$repo/scripts/pvops/audit.py" "$manifest" "$pristine" "$tree" "$repo"
