@@ -276,10 +276,23 @@ static u32 __init xen_hvm_detect(void)
 	return xen_cpuid_base();
 }
 
+/*
+ * Xen's virtual local APIC takes x2APIC mode whenever CPUID offers it,
+ * and there it needs no interrupt remapping: it routes by vCPU itself.
+ * Each access is then an MSR that traps to Xen, where the xAPIC page
+ * costs Xen the decoding and emulation of the instruction: one per
+ * event upcall's EOI, two per IPI.
+ */
+static bool __init xen_hvm_x2apic_available(void)
+{
+	return boot_cpu_has(X86_FEATURE_X2APIC);
+}
+
 struct hypervisor_x86 x86_hyper_xen_hvm __initdata = {
 	.name			= "Xen PVH",
 	.detect			= xen_hvm_detect,
 	.type			= X86_HYPER_XEN_HVM,
 	.init.init_platform	= xen_hvm_init_platform,
+	.init.x2apic_available	= xen_hvm_x2apic_available,
 	.ignore_nopv		= true,
 };
