@@ -413,9 +413,8 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 		op = READ_ONCE(info->feat.flush_op);
 		if (!op) {
 			/* Nothing cached to flush, or it cannot. */
-			spin_unlock_irqrestore(&ring->lock, flags);
 			blk_mq_end_request(rq, BLK_STS_OK);
-			return BLK_STS_OK;
+			goto push;
 		}
 		slot->req = (struct blkif_request) {
 			.operation = op,
@@ -446,7 +445,10 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	s->rq = rq;
 	ring->fr.req_prod_pvt++;
-	notify = xen_ring_push_requests(&ring->fr, &ring->sring->req_prod,
+push:
+	/* More to come: the last one, or blkfront_commit_rqs(), publishes. */
+	notify = bd->last &&
+		 xen_ring_push_requests(&ring->fr, &ring->sring->req_prod,
 					&ring->sring->req_event);
 	spin_unlock_irqrestore(&ring->lock, flags);
 	if (notify)
@@ -455,6 +457,26 @@ static blk_status_t blkfront_queue_rq(struct blk_mq_hw_ctx *hctx,
 out:
 	spin_unlock_irqrestore(&ring->lock, flags);
 	return sts;
+}
+
+/*
+ * blk-mq said more requests would follow, then did not queue them (a
+ * full ring, an error, the end of its list): publish what it queued.
+ */
+static void blkfront_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	struct blkfront_ring *ring = hctx->driver_data;
+	unsigned long flags;
+	bool notify = false;
+
+	spin_lock_irqsave(&ring->lock, flags);
+	if (ring->sring)
+		notify = xen_ring_push_requests(&ring->fr,
+						&ring->sring->req_prod,
+						&ring->sring->req_event);
+	spin_unlock_irqrestore(&ring->lock, flags);
+	if (notify)
+		notify_remote_via_irq(ring->irq);
 }
 
 static int blkfront_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
@@ -470,6 +492,7 @@ static int blkfront_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 
 static const struct blk_mq_ops blkfront_mq_ops = {
 	.queue_rq = blkfront_queue_rq,
+	.commit_rqs = blkfront_commit_rqs,
 	.init_hctx = blkfront_init_hctx,
 };
 
