@@ -1612,7 +1612,8 @@ def judge_pairs(s, out, serial):
     pair_ratio = {key: [] for key, _, _ in PAIR_FIGURES[kind]}
     for k in range(1, s.pairs + 1):
         means = {}
-        for kern in ('ours', 'ref'):
+        # In the order they booted, so that a failure names the first.
+        for kern in ('ours', 'ref') if k % 2 else ('ref', 'ours'):
             console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
                                               wanted)
             if bad:
