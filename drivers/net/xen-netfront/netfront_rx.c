@@ -15,7 +15,8 @@
  *
  * A page that carries data goes to the stack as a fragment of the packet
  * and its slot gets a fresh page; the pages of slots that carried no
- * data stay granted and are posted again.
+ * data, or a small packet of one slot that is copied out, stay granted
+ * and are posted again.
  *
  * Locking: the receive ring and its slots belong to the queue's NAPI poll
  * (or to the xenbus side while the poll cannot run); see netfront.h.
@@ -231,6 +232,61 @@ static bool netfront_rx_offloads(struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * A packet of one small piece (a TCP acknowledgment, say) is copied:
+ * its page stays granted in its slot and is posted again, so there is
+ * no grant to end and no page to allocate.  The backend may still write
+ * the page; only the copy, taken once, is looked at.
+ */
+static struct sk_buff *netfront_rx_copy(struct netfront_queue *q,
+					const struct netif_rx_response *d)
+{
+	struct sk_buff *skb = napi_alloc_skb(&q->napi, d->status);
+
+	if (skb)
+		skb_put_data(skb, page_address(q->rx_slot[d->id].page) +
+			     d->offset, d->status);
+	return skb;
+}
+
+/*
+ * The packet's pages become the fragments of a new skb, their headers
+ * pulled into its head.  Returns the skb, NULL when out of memory, or an
+ * error pointer when the backend still maps a page (the device is then
+ * broken).
+ */
+static struct sk_buff *netfront_rx_frags(struct netfront_queue *q,
+					 const struct netfront_rx_pkt *pkt)
+{
+	struct sk_buff *skb = napi_alloc_skb(&q->napi, NETFRONT_RX_PULL);
+	unsigned int i;
+
+	if (!skb)
+		return NULL;
+	for (i = 0; i < pkt->nr_data; i++) {
+		const struct netif_rx_response *d = &pkt->data[i];
+		struct netfront_rx_slot *s = &q->rx_slot[d->id];
+
+		if (!gnttab_end_foreign_access_ref(s->gref)) {
+			kfree_skb(skb);
+			netfront_broken(q->nf, "still maps the page of receive slot",
+					d->id);
+			return ERR_PTR(-EIO);
+		}
+		gnttab_release_grant_reference(&q->rx_grefs, s->gref);
+		s->gref = INVALID_GRANT_REF;
+		skb_add_rx_frag(skb, i, s->page, d->offset, d->status,
+				PAGE_SIZE);
+		s->page = NULL;
+	}
+	if (!__pskb_pull_tail(skb, min_t(unsigned int, skb->len,
+					 NETFRONT_RX_PULL))) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
 /* Make the gathered packet an skb and pass it up; false if broken. */
 static bool netfront_rx_deliver(struct netfront_queue *q,
 				const struct netfront_rx_pkt *pkt)
@@ -245,30 +301,18 @@ static bool netfront_rx_deliver(struct netfront_queue *q,
 			return true;	/* the pages stay in their slots */
 		}
 	}
-	skb = napi_alloc_skb(&q->napi, NETFRONT_RX_PULL);
+	if (pkt->nr_data == 1 && pkt->data[0].status <= NETFRONT_RX_PULL)
+		skb = netfront_rx_copy(q, &pkt->data[0]);
+	else
+		skb = netfront_rx_frags(q, pkt);
+	if (IS_ERR(skb))
+		return false;
 	if (!skb) {
 		dev_core_stats_rx_dropped_inc(dev);
 		return true;
 	}
-	for (i = 0; i < pkt->nr_data; i++) {
-		const struct netif_rx_response *d = &pkt->data[i];
-		struct netfront_rx_slot *s = &q->rx_slot[d->id];
-
-		if (!gnttab_end_foreign_access_ref(s->gref)) {
-			kfree_skb(skb);
-			netfront_broken(q->nf, "still maps the page of receive slot",
-					d->id);
-			return false;
-		}
-		gnttab_release_grant_reference(&q->rx_grefs, s->gref);
-		s->gref = INVALID_GRANT_REF;
-		skb_add_rx_frag(skb, i, s->page, d->offset, d->status,
-				PAGE_SIZE);
-		s->page = NULL;
-	}
 	len = skb->len;
-	if (len < ETH_HLEN ||
-	    !__pskb_pull_tail(skb, min_t(unsigned int, len, NETFRONT_RX_PULL)))
+	if (len < ETH_HLEN)
 		goto bad;
 	skb->protocol = eth_type_trans(skb, dev);
 	/* Where skb_checksum_setup() looks for the IP header. */
