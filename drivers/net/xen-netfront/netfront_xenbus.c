@@ -589,7 +589,12 @@ static int netfront_probe(struct xenbus_device *xdev,
 	dev->features = dev->hw_features | NETIF_F_RXCSUM;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = XEN_NETIF_MAX_TX_SIZE - ETH_HLEN;
-	netif_set_tso_max_size(dev, XEN_NETIF_MAX_TX_SIZE - MAX_TCP_HEADER);
+	/*
+	 * The stack keeps its GSO packets below this, and TCP leaves room
+	 * for its headers by itself: 64 KiB - 1, the most a request's size
+	 * can say.
+	 */
+	netif_set_tso_max_size(dev, XEN_NETIF_MAX_TX_SIZE);
 	rc = netif_set_real_num_queues(dev, 1, 1);
 	if (rc)
 		goto fail;
