@@ -143,7 +143,8 @@ static void blkfront_refused(struct blkfront_info *info, u8 op)
 
 /*
  * Take up to BLKFRONT_BATCH checked responses off the ring into @done.
- * Returns how many; *@more says whether to come back for others.
+ * Returns how many; *@more says whether others are already there.  It
+ * does not ask for the next event: see blkfront_interrupt().
  */
 static unsigned int blkfront_collect(struct blkfront_ring *ring,
 				     struct request **done, blk_status_t *sts,
@@ -159,64 +160,58 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
 	*more = false;
 	if (!ring->sring || blkfront_is_broken(info))
 		return 0;
-	do {
-		rp = READ_ONCE(ring->sring->rsp_prod);
-		virt_rmb();	/* the index, then the responses */
-		n = xen_ring_new_responses(&ring->fr, rp);
-		if (n < 0) {
-			blkfront_broken(ring, "claims responses up to index",
-					rp);
+	rp = READ_ONCE(ring->sring->rsp_prod);
+	virt_rmb();	/* the index, then the responses */
+	n = xen_ring_new_responses(&ring->fr, rp);
+	if (n < 0) {
+		blkfront_broken(ring, "claims responses up to index", rp);
+		return ndone;
+	}
+	if (n)
+		*eoi = 0;
+	while (n--) {
+		unsigned int slot = xen_ring_slot(&ring->fr, ring->fr.rsp_cons);
+		struct blkif_response *r = &ring->sring->ring[slot].rsp;
+
+		if (ndone == BLKFRONT_BATCH) {
+			*more = true;
 			return ndone;
 		}
-		if (n)
-			*eoi = 0;
-		while (n--) {
-			unsigned int slot = xen_ring_slot(&ring->fr,
-							  ring->fr.rsp_cons);
-			struct blkif_response *r = &ring->sring->ring[slot].rsp;
+		/* Copy first: the backend may rewrite it meanwhile. */
+		rsp.id = READ_ONCE(r->id);
+		rsp.operation = READ_ONCE(r->operation);
+		rsp.status = READ_ONCE(r->status);
+		ring->fr.rsp_cons++;
 
-			if (ndone == BLKFRONT_BATCH) {
-				*more = true;
-				return ndone;
-			}
-			/* Copy first: the backend may rewrite it meanwhile. */
-			rsp.id = READ_ONCE(r->id);
-			rsp.operation = READ_ONCE(r->operation);
-			rsp.status = READ_ONCE(r->status);
-			ring->fr.rsp_cons++;
-
-			if (rsp.id >= ring->fr.nr_ents || !ring->shadow ||
-			    !ring->shadow[rsp.id].rq) {
-				blkfront_broken(ring, "answered unknown id",
-						rsp.id);
-				return ndone;
-			}
-			s = &ring->shadow[rsp.id];
-			if (rsp.operation != s->op &&
-			    !(s->op == BLKIF_OP_INDIRECT &&
-			      rsp.operation == s->inner_op)) {
-				blkfront_broken(ring, "answered with operation",
-						rsp.operation);
-				return ndone;
-			}
-			if (!blkfront_unmap(ring, s,
-					    rsp.status == BLKIF_RSP_OKAY &&
-					    blkfront_is_read(s))) {
-				/* The pages are not ours again: never end it. */
-				blkfront_broken(ring, "still maps the pages of id",
-						rsp.id);
-				return ndone;
-			}
-			if (rsp.status == BLKIF_RSP_EOPNOTSUPP)
-				blkfront_refused(info, s->op);
-			done[ndone] = s->rq;
-			sts[ndone] = blkfront_rsp_status(rsp.status);
-			ndone++;
-			s->rq = NULL;
+		if (rsp.id >= ring->fr.nr_ents || !ring->shadow ||
+		    !ring->shadow[rsp.id].rq) {
+			blkfront_broken(ring, "answered unknown id",
+					rsp.id);
+			return ndone;
 		}
-	} while (xen_ring_final_check_responses(&ring->fr,
-						&ring->sring->rsp_event,
-						&ring->sring->rsp_prod));
+		s = &ring->shadow[rsp.id];
+		if (rsp.operation != s->op &&
+		    !(s->op == BLKIF_OP_INDIRECT &&
+		      rsp.operation == s->inner_op)) {
+			blkfront_broken(ring, "answered with operation",
+					rsp.operation);
+			return ndone;
+		}
+		if (!blkfront_unmap(ring, s,
+				    rsp.status == BLKIF_RSP_OKAY &&
+				    blkfront_is_read(s))) {
+			/* The pages are not ours again: never end it. */
+			blkfront_broken(ring, "still maps the pages of id",
+					rsp.id);
+			return ndone;
+		}
+		if (rsp.status == BLKIF_RSP_EOPNOTSUPP)
+			blkfront_refused(info, s->op);
+		done[ndone] = s->rq;
+		sts[ndone] = blkfront_rsp_status(rsp.status);
+		ndone++;
+		s->rq = NULL;
+	}
 	return ndone;
 }
 
@@ -224,6 +219,10 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
  * blkfront_interrupt() - a ring's event: end the requests it answered
  * @irq: the ring's irq
  * @data: the ring
+ *
+ * The next event is asked for only once the requests taken are ended:
+ * responses the backend writes meanwhile are taken in the same call,
+ * without an event each.
  *
  * Return: IRQ_HANDLED.
  */
@@ -244,6 +243,14 @@ irqreturn_t blkfront_interrupt(int irq, void *data)
 		for (i = 0; i < ndone; i++)
 			blk_mq_end_request(done[i], sts[i]);
 		ended |= ndone;
+		if (more)
+			continue;
+		spin_lock_irqsave(&ring->lock, flags);
+		more = ring->sring && !blkfront_is_broken(info) &&
+		       xen_ring_final_check_responses(&ring->fr,
+						      &ring->sring->rsp_event,
+						      &ring->sring->rsp_prod);
+		spin_unlock_irqrestore(&ring->lock, flags);
 	} while (more);
 
 	if (ended && info->disk)
