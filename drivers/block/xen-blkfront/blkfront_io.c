@@ -185,8 +185,7 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
 
 		if (rsp.id >= ring->fr.nr_ents || !ring->shadow ||
 		    !ring->shadow[rsp.id].rq) {
-			blkfront_broken(ring, "answered unknown id",
-					rsp.id);
+			blkfront_broken(ring, "answered unknown id", rsp.id);
 			return ndone;
 		}
 		s = &ring->shadow[rsp.id];
