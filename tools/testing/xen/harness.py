@@ -1455,13 +1455,11 @@ def judge_repeat(s, out, serial):
                else '')
     retried = (f'; {flakes} triple fault(s) retried ({s.flake_note})'
                if flakes else '')
-    if not timed:
-        return Result(s, True, f'{s.repeat} boots in a row reached init'
-                      f'{untimed}{retried}', serial)
-    mean = sum(timed) / len(timed)
-    return Result(s, True, f'{s.repeat} boots in a row reached init; create '
-                  f'to init min {min(timed):.1f} s, mean {mean:.2f} s, max '
-                  f'{max(timed):.1f} s{untimed}{retried}', serial, mean)
+    mean = sum(timed) / len(timed) if timed else None
+    timing = (f'; create to init min {min(timed):.1f} s, mean {mean:.2f} s, '
+              f'max {max(timed):.1f} s' if timed else '')
+    return Result(s, True, f'{s.repeat} boots in a row reached init{timing}'
+                  f'{untimed}{retried}', serial, mean)
 
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
