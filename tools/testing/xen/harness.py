@@ -849,19 +849,34 @@ debian_repair() {
 # run_debian_io in bench mode, NAME-ours and NAME-ref (cfg files of
 # those names), ours first in odd pairs and ref first in even ones, so
 # that both kernels meet the same slow and fast spells of the emulator
-# and neither always comes first.
+# and neither always comes first.  A pair in which Xen saw a domU of
+# either kernel triple-fault (the emulator flake the README describes)
+# is dropped, said so with the domid, and its disk repaired; another
+# pair takes its place, up to COUNT/2 (rounded up) dropped pairs.  Any
+# other failure, or one more flake, ends the benchmark.
 run_pairs() {
-	pk=1
-	while [ $pk -le "$4" ]; do
+	pk=1 pdone=0 pdropped=0
+	while [ $pdone -lt "$4" ]; do
 		order="ours ref"
-		[ $((pk % 2)) = 0 ] && order="ref ours"
+		[ $(((pdone + 1) % 2)) = 0 ] && order="ref ours"
+		pok=1
 		for kern in $order; do
-			run_debian_$1 "$2-$kern" "$2-$kern.cfg" "$3" "a$pk" bench ||
+			d=
+			run_debian_$1 "$2-$kern" "$2-$kern.cfg" "$3" "a$pk" bench &&
+				continue
+			if [ -z "$d" ] || [ $pdropped -ge $((($4 + 1) / 2)) ] ||
+			   ! xl dmesg | grep -q "d${d}v[0-9]* Triple fault"; then
 				return 1
+			fi
+			say "domu $2 pair=$pk dropped kernel=$kern domid=$d triple-fault"
+			debian_repair "$2"
+			pdropped=$((pdropped + 1)) pok=0
+			break
 		done
+		[ $pok = 1 ] && pdone=$((pdone + 1))
 		pk=$((pk + 1))
 	done
-	say "domu $2 pairs done=$4"
+	say "domu $2 pairs done=$4 dropped=$pdropped"
 }
 
 # debian_down: xl shutdown the Debian domU $n, then fsck its disk.
@@ -1371,10 +1386,14 @@ def judge_kunit(s, console, logfile, work):
     return Result(s, True, summary, logfile)
 
 
-def triple_fault(s, out, serial):
-    """' (Xen saw dN triple-fault ...)' when the scenario's domU did."""
-    ids = re.findall(MARK + rf'domu {re.escape(s.name)}(?:-ours|-ref)?-a\d+ '
-                     r'.*domid=(\d+)', read(serial))
+def triple_fault(s, out, serial, ids=None):
+    """' (Xen saw dN triple-fault ...)' when the scenario's domU did.
+
+    @ids: the domids to look at, instead of all the scenario's.
+    """
+    if ids is None:
+        ids = re.findall(MARK + rf'domu {re.escape(s.name)}(?:-ours|-ref)?'
+                         r'-a\d+ .*domid=(\d+)', read(serial))
     dmesg = read(os.path.join(out, 'xl-dmesg.txt'))
     for d in ids:
         if re.search(rf'd{d}v\d+ Triple fault', dmesg):
@@ -1610,23 +1629,39 @@ def judge_pairs(s, out, serial):
     """Every boot of both kernels ran its benchmark; the figures.
 
     The scenario passes when all its steps did; the ratios are reported,
-    not judged (a benchmark does not gate).
+    not judged (a benchmark does not gate).  A pair that dom0 dropped
+    for a triple fault (run_pairs) is named with its log, and its
+    figures are left out: the ratios come from the complete pairs.
     """
     text = read(serial)
     kind = 'net' if s.netio else 'io'
     wanted = DEBIAN_PAIR_STEPS if s.netio else DEBIAN_IO_PAIR_STEPS
     rounds = {}                 # (kernel, key) -> [figure of each round]
     pair_ratio = {key: [] for key, _, _ in PAIR_FIGURES[kind]}
-    for k in range(1, s.pairs + 1):
+    dropped = {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
+        MARK + rf'domu {re.escape(s.name)} pair=(\d+) dropped '
+        r'kernel=(\w+) domid=(\d+)', text)}
+    notes, complete = [], 0
+    for k in range(1, s.pairs + len(dropped) + 1):
+        if k in dropped:
+            kern, dom = dropped[k]
+            notes.append(f'pair {k} dropped: Xen saw the {kern} domU (d{dom}) '
+                         'triple-fault, the emulator flake the README '
+                         'describes (guest: ' + os.path.join(
+                             out, 'console', f'guest-{s.name}-{kern}-a{k}.log')
+                         + ')')
+            continue
+        complete += 1
         means = {}
         # In the order they booted, so that a failure names the first.
-        for kern in ('ours', 'ref') if k % 2 else ('ref', 'ours'):
+        for kern in ('ours', 'ref') if complete % 2 else ('ref', 'ours'):
             console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
                                               wanted)
             if bad:
                 return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
                               f'log: {serial}; guest: {console})'
-                              + triple_fault(s, out, serial), console)
+                              + triple_fault(s, out, serial,
+                                             [steps.get('domid')]), console)
             oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
                              read(console))
             if oops:
@@ -1660,7 +1695,8 @@ def judge_pairs(s, out, serial):
              if ('ours', key) in rounds and ('ref', key) in rounds]
     if costs:
         words.append('per 1,000 4k reads: ' + ', '.join(costs))
-    r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words), serial)
+    r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words + notes),
+               serial)
     r.pairs = figs
     return r
 
@@ -1898,7 +1934,9 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     serial = os.path.join(d, 'serial.log')
     jobdir = os.path.join(d, 'job')
     img = make_job(jobdir, kernels, assets, domus)
-    budget = 120 + sum(s.timeout * max(1, s.repeat, 2 * s.pairs) *
+    # A pair scenario may replace up to half its pairs (run_pairs).
+    budget = 120 + sum(s.timeout * max(1, s.repeat,
+                                       2 * (s.pairs + (s.pairs + 1) // 2)) *
                        (1 + s.flake_retries)
                        for s in domus)
     budget, cut = limit(budget)
