@@ -41,11 +41,13 @@ while :; do
 		fi
 	done
 	# Every 10 s, the vifs' counters when they changed (for a failure's
-	# log): bytes, packets, errors, drops, each way.
+	# log): bytes, packets, errors, drops, each way; with the interrupts
+	# and context switches so far (/proc/stat), the guest's side of what
+	# its traffic cost.
 	n=$((n + 1))
 	if [ $((n % 20)) = 0 ]; then
 		now=$(sed -n 's/^ *\(en[^:]*\|eth[^:]*\): *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *\([0-9]*\).*/\1 rx=\2B\/\3p err=\4 drop=\5 tx=\6B\/\7p err=\8 drop=\9/p' /proc/net/dev | tr '\n' ' ')
-		[ "$now" != "$last" ] && say "stats $now"
+		[ "$now" != "$last" ] && say "stats $now$(awk '$1 == "intr" || $1 == "ctxt" { printf "%s=%s ", $1, $2 }' /proc/stat)"
 		last=$now
 	fi
 	sleep 0.5
