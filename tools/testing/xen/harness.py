@@ -836,13 +836,23 @@ vif_replug() {
 # debian_repair NAME: after a Debian scenario failed, e2fsck repairs the
 # disk they share, so that the next one starts from a clean filesystem
 # instead of failing because this one left it half written.
+# A domU that xl is restarting (on_reboot) is for a moment in no list:
+# only when none of them has shown for 10 s (or after 10 minutes) is
+# the disk theirs.  Each repair keeps its own log.
+repairs=0
 debian_repair() {
-	for dom in $(xl list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'); do
-		xl destroy "$dom"
+	local quiet=0 tries=0
+	while [ $quiet -lt 10 ] && [ $tries -lt 600 ]; do
+		quiet=$((quiet + 1)) tries=$((tries + 1))
+		for dom in $(xl list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'); do
+			xl destroy "$dom"
+			quiet=0
+		done
+		sleep 1
 	done
-	gone_within 600 sh -c "xl list | grep -q '^$1-'"
-	e2fsck -fy /dev/vdc > "/job/out/$1.repair.log" 2>&1
-	say "domu $1 disk repaired e2fsck_rc=$? log=$1.repair.log"
+	repairs=$((repairs + 1))
+	e2fsck -fy /dev/vdc > "/job/out/$1.repair$repairs.log" 2>&1
+	say "domu $1 disk repaired e2fsck_rc=$? log=$1.repair$repairs.log"
 }
 
 # run_pairs net|io NAME TIMEOUT COUNT: COUNT pairs of run_debian_net or
@@ -1211,7 +1221,7 @@ vcpus = 2
 tsc_mode = "native"
 disk = ['format=raw, vdev=xvda, access=rw, script=/job/hotplug-block, target=/dev/vdc'{io_disk}]
 {vif}on_poweroff = "destroy"
-on_reboot = "restart"
+on_reboot = "{on_reboot}"
 on_crash = "destroy"
 '''
 
@@ -1251,8 +1261,14 @@ def make_job(jobdir, kernels, assets, domus):
             for cfg, kern in cfgs.items():
                 with open(os.path.join(jobdir, 'cfg', cfg + '.cfg'),
                           'w') as f:
+                    # Only debian-io reboots its domU (xl reboot).
+                    # Anywhere else a reboot is a crash (a triple
+                    # fault is one) and must not boot the disk again
+                    # behind the script's back.
                     f.write(DEBIAN_CFG.format(
                         type=s.role, kernel=kern, extra=extra,
+                        on_reboot='restart' if s.io and not s.pairs
+                        else 'destroy',
                         io_disk=", 'format=raw, vdev=xvdb, access=ro, "
                         "script=/job/hotplug-block, target=/dev/loop7'"
                         if s.io or s.netio else '',
