@@ -255,20 +255,38 @@ def parse_fields(text):
     return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
 
 
+class Steps(dict):
+    """A domU's fields, merged; .lines keeps each field's own line."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = {}
+
+
 def domu_steps(text, name, what):
     """The fields of every 'domu NAME WHAT ...' line of @text, merged."""
-    steps = {}
+    steps = Steps()
     for rest in re.findall(MARK + rf'domu {re.escape(name)} {what} (.*)',
                            text):
-        steps.update(parse_fields(rest))
+        fields = parse_fields(rest)
+        steps.update(fields)
+        steps.lines.update(dict.fromkeys(fields, rest.strip()))
     return steps
 
 
 def failed_step(steps, names):
-    """'STEP STATE' for the first of @names not ok in @steps, else None."""
+    """'STEP STATE' for the first of @names not ok in @steps, else None.
+
+    A step that failed brings the other fields of its line along (the
+    loss of a ping, the log it wrote).
+    """
     for step in names:
         if steps.get(step) != 'ok':
-            return f'{step} {steps.get(step, "not reached")}'
+            line = getattr(steps, 'lines', {}).get(step, '')
+            more = ' '.join(kv for kv in line.split()
+                            if '=' in kv and not kv.startswith(step + '='))
+            return (f'{step} {steps.get(step, "not reached")}'
+                    + (f' ({more})' if more else ''))
     return None
 
 
@@ -632,20 +650,45 @@ stuck_dump() {
 
 # ping_domu NAME STEP: once the domU (169.254.0.2) answers (60 s at most:
 # its address comes moments after the link), 20 pings, none may be lost.
+# The step says how long the first answer took (wait=); a failure says
+# what dom0 had of the domU's network then, in NAME.STEP.log.
 ping_domu() {
-	local end=$(after 600)
+	local end=$(after 600) t0=$(date +%s.%N) waited
 	until busybox ping -c 1 -W 1 169.254.0.2 > /dev/null 2>&1; do
 		if past $end; then
-			step $2=failed loss=100%; return 1
+			net_dump "$1" "$2"
+			step $2=failed loss=100% wait=60 log=$1.$2.log; return 1
 		fi
 		sleep 0.2
 	done
+	waited=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
 	loss=$(busybox ping -c 20 -i 0.2 -W 2 169.254.0.2 2>&1 | tee "/job/out/$1.$2.log" |
 		sed -n 's/.* \([0-9][0-9]*\)% packet loss.*/\1/p')
 	if [ "$loss" != 0 ]; then
-		step $2=failed loss=${loss:-none}%; return 1
+		net_dump "$1" "$2"
+		step $2=failed loss=${loss:-none}% wait=$waited log=$1.$2.log; return 1
 	fi
-	step $2=ok loss=0%
+	step $2=ok loss=0% wait=$waited
+}
+
+# net_dump NAME STEP: append to NAME.STEP.log what dom0 has of the
+# domU's network: whether Xen still runs it, dom0's neighbour entry and
+# the bridge's ports, addresses and counters, and the vif's xenstore
+# nodes, both ends.
+net_dump() {
+	local d=$(xl domid "$1" 2>/dev/null)
+	{
+		echo "--- xl list"; xl list
+		echo "--- neighbours"; ip neigh show
+		echo "--- bridge ports and addresses"
+		bridge link show; bridge fdb show br xenbr0
+		echo "--- interfaces"; ip -s link show
+		if [ -n "$d" ]; then
+			echo "--- backend"; xenstore-ls -f "/local/domain/0/backend/vif/$d"
+			echo "--- frontend"; xenstore-ls -f "/local/domain/$d/device/vif"
+		fi
+		echo "--- Xen"; xl dmesg | tail -40
+	} >> "/job/out/$1.$2.log" 2>&1
 }
 
 # bridge_up: dom0's bridge for the vifs, 169.254.0.1/16.
@@ -701,17 +744,16 @@ sub() {
 	echo "$1 $2" | awk '{ printf "%.1f", $1 - $2 }'
 }
 
-# iperf_rounds NAME DOMID: IPERF_ROUNDS rounds of iperf_to both ways, each
+# iperf_rounds NAME DOMID ROUNDS: ROUNDS rounds of iperf_to both ways, each
 # with the domU's notifications it took; sets to, from, to_ev and
 # from_ev to comma-separated lists, to or from empty on a failure.  The
 # CPU seconds the domU and dom0 used in each, how many of the
 # notifications came on transmit rings' own channels and how many
 # packets the domU sent go to the log (iperf-cpu).
-IPERF_ROUNDS=3
 iperf_rounds() {
 	to= from= to_ev= from_ev=
 	k=1
-	while [ $k -le $IPERF_ROUNDS ]; do
+	while [ $k -le $3 ]; do
 		e0=$(vif_events $2) c0=$(dom_cpu $2) z0=$(dom_cpu 0)
 		t0=$(vif_events $2 -tx) p0=$(vif_packets $2 rx)
 		a=$(iperf_to "$1" to$k)
@@ -753,7 +795,10 @@ run_debian_repeat() {
 # iperf3 to and from the domU, vif detached (its frontend directory
 # gone) and attached again, ping again, then shutdown and fsck as
 # run_debian.  The domU is NAME-INSTANCE (a1 unless said); with bench,
-# the vif is neither detached nor attached.
+# the vif is neither detached nor attached, and iperf3 runs 3 rounds
+# each way instead of 1: the check only needs traffic to flow, and
+# every 10 s of iperf3 is that much more exposure to the emulator's
+# triple fault (README).
 run_debian_net() {
 	name=$1 cfg=$2 tmo=$3
 	n=$name-${4:-a1}
@@ -776,7 +821,7 @@ run_debian_net() {
 		step ready=failed; xl destroy "$n"; return 1
 	fi
 	ping_domu "$n" ping || { xl destroy "$n"; return 1; }
-	if ! iperf_rounds "$n" $d; then
+	if ! iperf_rounds "$n" $d $([ "$5" = bench ] && echo 3 || echo 1); then
 		ip -s -s link > "/job/out/$n.links.log" 2>&1
 		step iperf=failed to_domu_mbps=${to:-none} from_domu_mbps=${from:-none}
 		xl destroy "$n"; return 1
@@ -1410,9 +1455,11 @@ def triple_fault(s, out, serial, ids=None):
     if ids is None:
         ids = re.findall(MARK + rf'domu {re.escape(s.name)}(?:-ours|-ref)?'
                          r'-a\d+ .*domid=(\d+)', read(serial))
-    dmesg = read(os.path.join(out, 'xl-dmesg.txt'))
-    for d in ids:
-        if re.search(rf'd{d}v\d+ Triple fault', dmesg):
+    # Xen's ring as dom0 read it at the end, and its serial console
+    # (the ring keeps only the last 16 KB).
+    dmesg = read(os.path.join(out, 'xl-dmesg.txt')) + read(serial)
+    for d in filter(None, ids):
+        if re.search(rf'\bd{d}v\d+ Triple fault', dmesg):
             return (f' (Xen: d{d} triple-faulted, the emulator flake the '
                     'README describes)')
     return ''
@@ -1576,8 +1623,9 @@ def judge_debian_net(s, out, serial, steps, console):
         return Result(s, False, f'vif attached untrusted: {copies} lines '
                       'say "backend not trusted: packets are copied", '
                       'expected 1', console)
-    # Each direction: the median round, and the domU's notifications
-    # per MB moved in that round (10 s at the receiver's rate).
+    # Each direction: the median round (the check runs one), and the
+    # domU's notifications per MB moved in that round (10 s at the
+    # receiver's rate).
     figs = []
     for way in ('to_domu', 'from_domu'):
         mbps = [float(x) for x in steps[f'{way}_mbps'].split(',')]
@@ -1586,7 +1634,9 @@ def judge_debian_net(s, out, serial, steps, console):
         figs.append((mbps[k], events[k] / (mbps[k] * 10 / 8)))
     (to, to_ev), (frm, frm_ev) = figs
     r = Result(s, True, f'multi-user in {steps.get("seconds")} s; ping lost '
-               f'0 of 20; iperf3, median of {len(mbps)}: dom0->domU '
+               f'0 of 20; iperf3, '
+               f'{f"median of {len(mbps)}" if len(mbps) > 1 else "10 s"}: '
+               'dom0->domU '
                f'{to:.0f} Mbit/s ({to_ev:.1f} notifications/MB), '
                f'domU->dom0 {frm:.0f} Mbit/s ({frm_ev:.1f}/MB); vif '
                'detached, attached, ping lost 0 of 20; attached untrusted'
@@ -1726,7 +1776,8 @@ def judge_debian_repeat(s, out, serial):
                                           DEBIAN_STEPS)
         if bad:
             return Result(s, False, f'boot {k} of {s.repeat}: {bad} (dom0 '
-                          f'log: {serial})', console)
+                          f'log: {serial})' + triple_fault(
+                              s, out, serial, [steps.get('domid')]), console)
         secs.append(float(steps.get('seconds', 'nan')))
     return Result(s, True, f'{s.repeat} boots in a row: multi-user in '
                   f'{min(secs):.1f}-{max(secs):.1f} s, ping lost 0 of 20 '
@@ -1750,7 +1801,8 @@ def judge_debian(s, out, serial):
     bad = failed_step(steps, [st for st in DEBIAN_STEPS
                               if s.net or st != 'ping'])
     if bad:
-        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
+        return Result(s, False, f'{bad} (dom0 log: {serial})' + triple_fault(
+            s, out, serial, [steps.get('domid')]), console)
     ping = 'ping lost 0 of 20, ' if s.net else 'no vif, '
     return Result(s, True, f'multi-user in {steps.get("seconds")} s, {ping}'
                   'xl shutdown, e2fsck clean', console)
