@@ -1662,9 +1662,12 @@ PAIR_FIGURES = {
            ('seqread', '1M seqread', 'MB/s')),
 }
 # And what each 1,000 of the random reads cost, lower is better: the
-# events the domU took and sent (EVTCHNOP_send, counted by dom0), and
-# the CPU time of each domain.
+# events the domU took and sent (EVTCHNOP_send, counted by dom0), all
+# the domU's interrupts (its IPIs and timers too) and context switches
+# (/proc/stat), and the CPU time of each domain.
 IO_COSTS = (('events', 'events taken', ''), ('sent', 'notifications sent', ''),
+            ('intr', 'domU interrupts (all)', ''),
+            ('ctxt', 'domU context switches', ''),
             ('domu_ms', 'domU CPU', 'ms'), ('dom0_ms', 'dom0 CPU', 'ms'))
 
 
@@ -1686,8 +1689,10 @@ def pair_figures(s, steps, console):
                     sent=[int(steps['randread_sent']) / kio],
                     domu_ms=[float(steps['randread_domu_s']) * 1e3 / kio],
                     dom0_ms=[float(steps['randread_dom0_s']) * 1e3 / kio])
+        figs.update(intr=[int(g['randread_intr']) / kio],
+                    ctxt=[int(g['randread_ctxt']) / kio])
     except (KeyError, ValueError, ZeroDivisionError):
-        pass                    # the figures without their costs
+        pass                    # the figures without (all) their costs
     return figs
 
 
