@@ -595,7 +595,7 @@ run_debian() {
 		step boot=failed; return 1
 	fi
 	step boot=ok domid=$(xl domid "$n")
-	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000; then
+	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000 "$n"; then
 		stuck_dump "$n"; step multiuser=failed; xl destroy "$n"; return 1
 	fi
 	step multiuser=ok seconds=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
@@ -813,7 +813,7 @@ run_debian_net() {
 	fi
 	d=$(xl domid "$n")
 	step boot=ok domid=$d
-	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000; then
+	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000 "$n"; then
 		stuck_dump "$n"; step multiuser=failed; xl destroy "$n"; return 1
 	fi
 	step multiuser=ok seconds=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
@@ -980,12 +980,12 @@ run_debian_io() {
 		# The random reads' cost besides the guest's: the events
 		# blkback took (each an EVTCHNOP_send of the domU) and the
 		# CPU seconds of both domains.
-		if wait_log "$log" 'PVOPS-HARNESS: io randread start' 1 $((tmo * 10)); then
+		if wait_log "$log" 'PVOPS-HARNESS: io randread start' 1 $((tmo * 10)) "$n"; then
 			e0=$(blkback_events) c0=$(dom_cpu $d) z0=$(dom_cpu 0)
 			wait_log "$log" 'PVOPS-HARNESS: io randread done' 1 600
 			e1=$(blkback_events) c1=$(dom_cpu $d) z1=$(dom_cpu 0)
 		fi
-		if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)); then
+		if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)) "$n"; then
 			stuck_dump "$n"; step fio=failed; xl destroy "$n"; return 1
 		fi
 		if ! same_dom "$n" $d; then
@@ -1209,11 +1209,19 @@ gone_within() {
 	done
 }
 
-# wait_log FILE PATTERN COUNT TENTHS: wait until PATTERN shows COUNT times.
+# wait_log FILE PATTERN COUNT TENTHS [DOMAIN]: wait until PATTERN shows
+# COUNT times; with DOMAIN, give up as soon as that domain is gone (a
+# guest that triple-faulted), rather than at the end of TENTHS.
 wait_log() {
-	local end=$(after $4)
+	local end=$(after $4) k=0
 	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
 		past $end && return 1
+		# Every 5 s: a domain that is gone will print nothing more.
+		k=$((k + 1))
+		if [ -n "$5" ] && [ $((k % 50)) = 0 ] && ! xl domid "$5" > /dev/null 2>&1; then
+			say "domu $5 gone while waiting for: $2"
+			return 1
+		fi
 		sleep 0.1
 	done
 }
