@@ -214,7 +214,6 @@ void blkfront_pgrant_put(struct blkfront_ring *ring, struct blkfront_pgrant *pg)
 /* blkfront_io.c */
 irqreturn_t blkfront_interrupt(int irq, void *data);
 int blkfront_disk_create(struct blkfront_info *info);
-void blkfront_spread_irqs(struct blkfront_info *info);
 void blkfront_disk_destroy(struct blkfront_info *info);
 void blkfront_fail_inflight(struct blkfront_info *info);
 void blkfront_broken(struct blkfront_ring *ring, const char *why,

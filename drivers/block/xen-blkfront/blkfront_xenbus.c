@@ -273,7 +273,6 @@ static void blkfront_connect(struct blkfront_info *info)
 		return;
 	if (info->disk) {
 		/* Connected again: only the size may change. */
-		blkfront_spread_irqs(info);
 		if (f.sectors != info->feat.sectors) {
 			dev_info(&xdev->dev, "%s: new size %llu sectors\n",
 				 info->disk->disk_name, f.sectors);

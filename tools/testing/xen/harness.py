@@ -282,7 +282,7 @@ def failed_step(steps, names):
     """
     for step in names:
         if steps.get(step) != 'ok':
-            line = getattr(steps, 'lines', {}).get(step, '')
+            line = steps.lines.get(step, '')
             more = ' '.join(kv for kv in line.split()
                             if '=' in kv and not kv.startswith(step + '='))
             return (f'{step} {steps.get(step, "not reached")}'

@@ -33,7 +33,8 @@ blkirqs() {
 	awk '/blkif/ { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i }
 	     END { print n + 0 }' /proc/interrupts
 }
-# intrctxt: the interrupts and context switches so far, all CPUs.
+# intrctxt: the interrupts and context switches so far, all CPUs, as
+# "INTR CTXT".
 intrctxt() {
 	awk '$1 == "intr" { i = $2 } $1 == "ctxt" { c = $2 } END { print i, c }' /proc/stat
 }
@@ -79,7 +80,7 @@ bench() {
 	bw=$(fio --name=sr --filename="$1" --rw=read --bs=1M --direct=1 \
 		--ioengine=libaio --iodepth=8 --runtime=15 --time_based 2>&1 |
 		sed -n 's/.*read: IOPS=[^,]*, BW=[^(]*(\([0-9.]*[kMG]B\/s\)).*/\1/p' | head -1)
-	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_ios=${ios:-none} randread_events=$((i1 - i0)) $(printf '%s\n%s\n' "$s0" "$s1" | awk 'NR == 1 { i = $1; c = $2 } NR == 2 { printf "randread_intr=%d randread_ctxt=%d", $1 - i, $2 - c }') ${cpu:-usr=none sys=none} busy/steal=$(cpuuse "$c0" "$c1")"
+	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_ios=${ios:-none} randread_events=$((i1 - i0)) randread_intr=$((${s1% *} - ${s0% *})) randread_ctxt=$((${s1#* } - ${s0#* })) ${cpu:-usr=none sys=none} busy/steal=$(cpuuse "$c0" "$c1")"
 }
 # With pvops.bench=1 (the harness's fio pairs) only the benchmark, on a
 # file of zeros written for it and removed after, then wait for xl
