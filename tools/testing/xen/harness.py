@@ -519,7 +519,7 @@ run_domu() {
 		n=$name-a$attempt
 		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
-		id= ti= cs= ce=
+		id= ti= cs= ce= hung=
 		if xl create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
 			say "domu $n uuid=$(xl list -v "$n" | grep -oE '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}')"
@@ -539,6 +539,7 @@ run_domu() {
 			if xl domid "$n" > /dev/null 2>&1; then
 				say "domu $n timeout after ${tmo}s"
 				xl destroy "$n"
+				hung=1
 			fi
 		else
 			say "domu $n xl create failed"
@@ -546,8 +547,10 @@ run_domu() {
 		secs=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
 		if grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null; then
 			init=$(echo "${ti:-0} $t0" | awk '$1 > 0 { printf "%.1f", $1 - $2 }')
-			say "domu $n result=init domid=$id seconds=$secs init_seconds=${init:-?}"
-			return 0
+			# Its init powers it off: one destroyed at the limit hung.
+			say "domu $n result=${hung:+hung-after-}init domid=$id seconds=$secs init_seconds=${init:-?}"
+			[ -z "$hung" ]
+			return
 		fi
 		if [ -n "$id" ] && xl dmesg | grep -q "d${id}v[0-9]* Triple fault" &&
 		   [ "$attempt" -le "$retries" ]; then
@@ -1942,6 +1945,12 @@ def judge_domu_boot(s, out, serial):
     if not m:
         return Result(s, False, 'dom0 saw init, but the console log '
                       'extracted from the job disk lacks it', console)
+    # Reaching init and powering off do not make a guest that oopsed
+    # (or died) on the way well.
+    oops = re.search(r'(Oops|BUG:|Kernel panic|WARNING:).*', read(console))
+    if oops:
+        return Result(s, False, f'guest logged: {oops.group(0).strip()}',
+                      console)
     g = parse_fields(m.group(1))
     want = GUEST_TYPE[s.role]
     if g.get('hypervisor') != 'xen' or g.get('guest_type') != want:
