@@ -38,6 +38,24 @@ blkirqs() {
 intrctxt() {
 	awk '$1 == "intr" { i = $2 } $1 == "ctxt" { c = $2 } END { print i, c }' /proc/stat
 }
+# intrby: every interrupt source's count so far, all CPUs together, as
+# "NAME COUNT" lines (a numbered irq by its action's name, the others by
+# their /proc/interrupts label).
+intrby() {
+	awk 'NR == 1 { n = NF; next }
+	     { s = 0; for (i = 2; i <= n + 1; i++) s += $i
+	       name = $1 ~ /^[0-9]+:$/ ? $NF : $1; sub(/:$/, "", name)
+	       c[name] += s }
+	     END { for (k in c) print k, c[k] }' /proc/interrupts
+}
+# intrdelta BEFORE AFTER: the sources that fired between two intrby,
+# busiest first, as "NAME:COUNT,...".
+intrdelta() {
+	printf '%s\n%s\n' "$1" "$2" |
+		awk 'seen[$1]++ { if ($2 > v[$1]) print $2 - v[$1], $1; next }
+		     { v[$1] = $2 }' |
+		sort -rn | awk '{ printf "%s%s:%d", sep, $2, $1; sep = "," }'
+}
 # cpustat: per CPU, its busy (user, nice, system, irq, softirq), steal
 # and total ticks so far.
 cpustat() {
@@ -68,10 +86,12 @@ bench() {
 	c0=$(cpustat)
 	i0=$(blkirqs)
 	s0=$(intrctxt)
+	b0=$(intrby)
 	rr=$(fio --name=rr --filename="$1" --rw=randread --bs=4k --direct=1 \
 		--ioengine=libaio --iodepth=32 --runtime=15 --time_based 2>&1)
 	i1=$(blkirqs)
 	s1=$(intrctxt)
+	b1=$(intrby)
 	c1=$(cpustat)
 	say "randread done"
 	iops=$(echo "$rr" | sed -n 's/.*read: IOPS=\([0-9.k]*\).*/\1/p' | head -1)
@@ -80,7 +100,7 @@ bench() {
 	bw=$(fio --name=sr --filename="$1" --rw=read --bs=1M --direct=1 \
 		--ioengine=libaio --iodepth=8 --runtime=15 --time_based 2>&1 |
 		sed -n 's/.*read: IOPS=[^,]*, BW=[^(]*(\([0-9.]*[kMG]B\/s\)).*/\1/p' | head -1)
-	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_ios=${ios:-none} randread_events=$((i1 - i0)) randread_intr=$((${s1% *} - ${s0% *})) randread_ctxt=$((${s1#* } - ${s0#* })) ${cpu:-usr=none sys=none} busy/steal=$(cpuuse "$c0" "$c1")"
+	say "fio randread_4k_iops=${iops:-none} seqread_1m=${bw:-none} randread_ios=${ios:-none} randread_events=$((i1 - i0)) randread_intr=$((${s1% *} - ${s0% *})) randread_ctxt=$((${s1#* } - ${s0#* })) randread_intr_by=$(intrdelta "$b0" "$b1") ${cpu:-usr=none sys=none} busy/steal=$(cpuuse "$c0" "$c1")"
 }
 # With pvops.bench=1 (the harness's fio pairs) only the benchmark, on a
 # file of zeros written for it and removed after, then wait for xl
