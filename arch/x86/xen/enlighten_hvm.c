@@ -15,6 +15,12 @@
  * Events arrive on HYPERVISOR_CALLBACK_VECTOR: a per-vCPU upcall vector
  * when Xen offers one (it is a local APIC interrupt and needs an EOI),
  * else the domain-wide callback vector, which Xen injects by itself.
+ * The callback vector would save the EOI, a VM exit where the APIC is
+ * not virtualized, but it stays pending until the handler has cleared
+ * evtchn_upcall_pending, where the local APIC holds a vector in service
+ * until its EOI.  Under QEMU's emulated SVM it was seen delivered a
+ * second time at the handler's first instruction, interrupts off and
+ * the user's GS still loaded: a double fault.
  *
  * Each CPU is prepared, before it starts, by xen_hvm_cpu_prepare() on
  * the CPU that brings it up: its vCPU id, vcpu_info, upcall vector,
