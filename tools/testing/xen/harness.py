@@ -1707,6 +1707,27 @@ def pair_figures(s, steps, console):
     return figs
 
 
+# Student's t for a two-sided 95% interval, by degrees of freedom 1-31
+# (XEN_PVOPS_PAIRS allows up to 32 pairs).
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+       2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
+       2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+       2.048, 2.045, 2.042, 2.040)
+
+
+def ratio_interval(ratios):
+    """The mean of the pairs' ours/ref ratios, its 95% interval and what
+    that interval tells: ours ahead, behind, or not told apart (below 1
+    and above 1 both inside it).  The interval is None for one pair."""
+    m = statistics.mean(ratios)
+    if len(ratios) < 2:
+        return m, None, 'one pair: no interval'
+    h = T95[len(ratios) - 2] * statistics.stdev(ratios) / len(ratios) ** 0.5
+    verdict = ('ours ahead' if m - h > 1 else 'ours behind' if m + h < 1
+               else 'not told apart')
+    return m, h, verdict
+
+
 def judge_pairs(s, out, serial):
     """Every boot of both kernels ran its benchmark; the figures.
 
@@ -1765,12 +1786,16 @@ def judge_pairs(s, out, serial):
         rm, rsd = (statistics.mean(rounds['ref', key]),
                    statistics.stdev(rounds['ref', key]))
         pr = pair_ratio[key]
-        figs[label] = (om / rm, min(pr), max(pr))
+        pm, ph, verdict = ratio_interval(pr)
+        interval = (f'{pm:.2f} +- {ph:.2f} (95%), {verdict}' if ph is not None
+                    else verdict)
+        figs[label] = (om / rm, min(pr), max(pr), interval)
         words.append(f'{label} ours {om:.0f} +- {osd:.0f}, ref {rm:.0f} +- '
                      f'{rsd:.0f} {unit} (mean +- sd of '
                      f'{len(rounds["ours", key])} rounds), ratio of means '
                      f'{om / rm:.2f}, of each pair '
-                     f'{", ".join(f"{x:.2f}" for x in pr)}')
+                     f'{", ".join(f"{x:.2f}" for x in pr)}, their mean '
+                     f'{interval}')
     costs = [f'{label} ours {statistics.mean(rounds["ours", key]):.1f}, '
              f'ref {statistics.mean(rounds["ref", key]):.1f}{unit}'
              for key, label, unit in (IO_COSTS if kind == 'io' else ())
@@ -2206,9 +2231,9 @@ def main():
         if getattr(r, 'pairs', None):
             print(f'harness: {"iperf3" if r.scen.netio else "fio"} ours/ref '
                   f'over {r.scen.pairs} pairs, ratio of means (range over '
-                  'pairs): ' + ', '.join(f'{label} {m:.2f} ({lo:.2f}-{hi:.2f})'
-                                         for label, (m, lo, hi)
-                                         in r.pairs.items()))
+                  'pairs; mean of the pair ratios): ' + ', '.join(
+                      f'{label} {m:.2f} ({lo:.2f}-{hi:.2f}; {iv})'
+                      for label, (m, lo, hi, iv) in r.pairs.items()))
     fio = {r.scen.name: r.fio for r in results if getattr(r, 'fio', None)}
     if 'debian-io-pvh-ours' in fio and 'debian-io-pvh-ref' in fio:
         (oi, ob), (ri, rb) = fio['debian-io-pvh-ours'], fio['debian-io-pvh-ref']
