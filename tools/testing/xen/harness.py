@@ -1716,16 +1716,16 @@ T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
 
 
 def ratio_interval(ratios):
-    """The mean of the pairs' ours/ref ratios, its 95% interval and what
-    that interval tells: ours ahead, behind, or not told apart (below 1
-    and above 1 both inside it).  The interval is None for one pair."""
-    m = statistics.mean(ratios)
+    """The mean of the pairs' ours/ref ratios with its 95% interval, and
+    what that interval tells: ours ahead, behind, or not told apart
+    (below 1 and above 1 both inside it); one pair gives no interval."""
     if len(ratios) < 2:
-        return m, None, 'one pair: no interval'
+        return 'one pair: no interval'
+    m = statistics.mean(ratios)
     h = T95[len(ratios) - 2] * statistics.stdev(ratios) / len(ratios) ** 0.5
     verdict = ('ours ahead' if m - h > 1 else 'ours behind' if m + h < 1
                else 'not told apart')
-    return m, h, verdict
+    return f'{m:.2f} +- {h:.2f} (95%), {verdict}'
 
 
 def judge_pairs(s, out, serial):
@@ -1786,9 +1786,7 @@ def judge_pairs(s, out, serial):
         rm, rsd = (statistics.mean(rounds['ref', key]),
                    statistics.stdev(rounds['ref', key]))
         pr = pair_ratio[key]
-        pm, ph, verdict = ratio_interval(pr)
-        interval = (f'{pm:.2f} +- {ph:.2f} (95%), {verdict}' if ph is not None
-                    else verdict)
+        interval = ratio_interval(pr)
         figs[label] = (om / rm, min(pr), max(pr), interval)
         words.append(f'{label} ours {om:.0f} +- {osd:.0f}, ref {rm:.0f} +- '
                      f'{rsd:.0f} {unit} (mean +- sd of '
