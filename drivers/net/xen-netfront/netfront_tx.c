@@ -14,9 +14,11 @@
  * The queue is stopped while a packet of the most slots might not fit,
  * and woken by the collection of responses, which run after each
  * packet sent and in the transmit ring's interrupt (its own, or the
- * queue's NAPI poll when the rings share one).  A response is copied
- * out of the ring before use; an id that is out of range or not in
- * flight, or a grant the backend still maps, marks the device broken.
+ * queue's NAPI poll when the rings share one).  That interrupt is asked
+ * for only once half of what is in flight has been answered.  A
+ * response is copied out of the ring before use; an id that is out of
+ * range or not in flight, or a grant the backend still maps, marks the
+ * device broken.
  *
  * Locking: netfront_queue.tx_lock (see netfront.h) covers the ring, the
  * ids and the transmit counters.
@@ -245,6 +247,25 @@ static bool netfront_tx_done(struct netfront_queue *q, u16 id, s16 status)
 	return true;
 }
 
+/*
+ * Ask for an event once half of the slots still in flight are answered
+ * (the next one when none are), and say whether responses came
+ * meanwhile.  A packet is freed only when all its slots are, and the
+ * backend answers slot by slot, so an event at the very next response
+ * would mostly find a packet half done; every transmit collects anyway.
+ * The event still comes while the queue is stopped: then more than
+ * half of the ring is in flight.
+ */
+static bool netfront_tx_final_check(struct netfront_queue *q)
+{
+	struct netif_tx_sring *sring = q->tx_sring;
+	RING_IDX wait = (q->tx.req_prod_pvt - q->tx.rsp_cons) / 2;
+
+	WRITE_ONCE(sring->rsp_event, q->tx.rsp_cons + max_t(RING_IDX, wait, 1));
+	virt_mb();	/* the event index, then the producer index */
+	return READ_ONCE(sring->rsp_prod) != q->tx.rsp_cons;
+}
+
 /* netfront_tx_collect() with the queue's tx_lock held. */
 static bool __netfront_tx_collect(struct netfront_queue *q)
 {
@@ -281,8 +302,7 @@ static bool __netfront_tx_collect(struct netfront_queue *q)
 			if (!netfront_tx_done(q, id, status))
 				return work;
 		}
-	} while (xen_ring_final_check_responses(&q->tx, &sring->rsp_event,
-						&sring->rsp_prod));
+	} while (netfront_tx_final_check(q));
 
 	if (netfront_tx_room(q) && !READ_ONCE(nf->broken))
 		netif_tx_wake_queue(netdev_get_tx_queue(nf->netdev, q->id));
