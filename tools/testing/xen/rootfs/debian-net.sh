@@ -22,6 +22,15 @@ if [ "$1" != serve ]; then
 	systemctl --no-block start multi-user.target || say "multi-user=failed"
 	exit 0
 fi
+# The events each of the vifs' channels took so far, all CPUs, by irq
+# name (NAME-qN-tx and -rx with a channel a ring, NAME-qN when shared).
+vif_irqs() {
+	awk '$NF ~ /-q[0-9]+(-[rt]x)?$/ {
+		s = 0
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+		printf "%s=%d ", $NF, s
+	}' /proc/interrupts
+}
 iperf3 -s -D --logfile /var/tmp/iperf3.log || say "iperf3=failed"
 ready=
 n=0
@@ -47,7 +56,7 @@ while :; do
 	n=$((n + 1))
 	if [ $((n % 20)) = 0 ]; then
 		now=$(sed -n 's/^ *\(en[^:]*\|eth[^:]*\): *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *\([0-9]*\).*/\1 rx=\2B\/\3p err=\4 drop=\5 tx=\6B\/\7p err=\8 drop=\9/p' /proc/net/dev | tr '\n' ' ')
-		[ "$now" != "$last" ] && say "stats $now$(awk '$1 == "intr" || $1 == "ctxt" { printf "%s=%s ", $1, $2 }' /proc/stat)"
+		[ "$now" != "$last" ] && say "stats $now$(awk '$1 == "intr" || $1 == "ctxt" { printf "%s=%s ", $1, $2 }' /proc/stat)$(vif_irqs)"
 		last=$now
 	fi
 	sleep 0.5
