@@ -70,11 +70,32 @@ static void ring_responses_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 5), -EIO);
 }
 
+static void ring_final_check_test(struct kunit *test)
+{
+	struct xen_front_ring r = { .nr_ents = 32, .req_prod_pvt = 10,
+				    .rsp_cons = 0xfffffffeU };
+	RING_IDX rsp_event = 0, rsp_prod = 0xfffffffeU;
+
+	/* Nothing new: an event at the next response, 0 counting as 1. */
+	KUNIT_EXPECT_FALSE(test, xen_ring_final_check_responses(&r, &rsp_event,
+								&rsp_prod, 0));
+	KUNIT_EXPECT_EQ(test, rsp_event, 0xffffffffU);
+	/* Later, across the wrap of the indices. */
+	KUNIT_EXPECT_FALSE(test, xen_ring_final_check_responses(&r, &rsp_event,
+								&rsp_prod, 6));
+	KUNIT_EXPECT_EQ(test, rsp_event, 4U);
+	/* A response came meanwhile: consume it. */
+	rsp_prod = 0xffffffffU;
+	KUNIT_EXPECT_TRUE(test, xen_ring_final_check_responses(&r, &rsp_event,
+							       &rsp_prod, 1));
+}
+
 static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_entries_test),
 	KUNIT_CASE(ring_free_test),
 	KUNIT_CASE(ring_notify_test),
 	KUNIT_CASE(ring_responses_test),
+	KUNIT_CASE(ring_final_check_test),
 	{}
 };
 

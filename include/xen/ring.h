@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/stddef.h>
 #include <asm/barrier.h>
 #include <xen/interface/io/ring.h>
@@ -141,16 +142,20 @@ static inline bool xen_ring_push_requests(const struct xen_front_ring *r,
  * @r: the ring, all responses so far consumed
  * @rsp_event: the shared ring's rsp_event
  * @rsp_prod: the shared ring's rsp_prod
+ * @wait: responses to wait for before the event (0 or 1: the next one);
+ *	the caller keeps it within the requests in flight, or the event
+ *	never comes
  *
- * Asks for an event at the next response.
+ * Asks for an event once @wait more responses have come.
  *
  * Return: true when more responses arrived meanwhile: consume them too.
  */
 static inline bool xen_ring_final_check_responses(const struct xen_front_ring *r,
 						  RING_IDX *rsp_event,
-						  const RING_IDX *rsp_prod)
+						  const RING_IDX *rsp_prod,
+						  RING_IDX wait)
 {
-	WRITE_ONCE(*rsp_event, r->rsp_cons + 1);
+	WRITE_ONCE(*rsp_event, r->rsp_cons + max_t(RING_IDX, wait, 1));
 	virt_mb();	/* the event index, then the producer index */
 	return READ_ONCE(*rsp_prod) != r->rsp_cons;
 }

@@ -248,7 +248,7 @@ irqreturn_t blkfront_interrupt(int irq, void *data)
 		more = ring->sring && !blkfront_is_broken(info) &&
 		       xen_ring_final_check_responses(&ring->fr,
 						      &ring->sring->rsp_event,
-						      &ring->sring->rsp_prod);
+						      &ring->sring->rsp_prod, 1);
 		spin_unlock_irqrestore(&ring->lock, flags);
 	} while (more);
 

@@ -248,22 +248,16 @@ static bool netfront_tx_done(struct netfront_queue *q, u16 id, s16 status)
 }
 
 /*
- * Ask for an event once half of the slots still in flight are answered
- * (the next one when none are), and say whether responses came
- * meanwhile.  A packet is freed only when all its slots are, and the
+ * Responses to wait for before the next event: half of the slots still
+ * in flight.  A packet is freed only when all its slots are, and the
  * backend answers slot by slot, so an event at the very next response
  * would mostly find a packet half done; every transmit collects anyway.
  * The event still comes while the queue is stopped: then more than
  * half of the ring is in flight.
  */
-static bool netfront_tx_final_check(struct netfront_queue *q)
+static RING_IDX netfront_tx_event_wait(const struct netfront_queue *q)
 {
-	struct netif_tx_sring *sring = q->tx_sring;
-	RING_IDX wait = (q->tx.req_prod_pvt - q->tx.rsp_cons) / 2;
-
-	WRITE_ONCE(sring->rsp_event, q->tx.rsp_cons + max_t(RING_IDX, wait, 1));
-	virt_mb();	/* the event index, then the producer index */
-	return READ_ONCE(sring->rsp_prod) != q->tx.rsp_cons;
+	return (q->tx.req_prod_pvt - q->tx.rsp_cons) / 2;
 }
 
 /* netfront_tx_collect() with the queue's tx_lock held. */
@@ -302,7 +296,9 @@ static bool __netfront_tx_collect(struct netfront_queue *q)
 			if (!netfront_tx_done(q, id, status))
 				return work;
 		}
-	} while (netfront_tx_final_check(q));
+	} while (xen_ring_final_check_responses(&q->tx, &sring->rsp_event,
+						&sring->rsp_prod,
+						netfront_tx_event_wait(q)));
 
 	if (netfront_tx_room(q) && !READ_ONCE(nf->broken))
 		netif_tx_wake_queue(netdev_get_tx_queue(nf->netdev, q->id));
