@@ -119,10 +119,13 @@ static int netfront_bounce(struct sk_buff *skb, struct netfront_piece *p)
 
 	while (off < skb->len) {
 		unsigned int len = min_t(unsigned int, skb->len - off, PAGE_SIZE);
-		struct page *page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+		struct page *page;
 		void *va;
 
-		if (!page || n == NETFRONT_TX_MAX_DATA)
+		if (n == NETFRONT_TX_MAX_DATA)
+			goto fail;
+		page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+		if (!page)
 			goto fail;
 		va = page_address(page);
 		p[n++] = (struct netfront_piece) { page, 0, len };
@@ -397,8 +400,8 @@ drop:
  * netfront_tx_collect() - take the backend's transmit responses
  * @q: the queue
  *
- * Frees what they answer, asks for an event at the next one and wakes
- * the queue when a packet fits again.
+ * Frees what they answer, asks for an event once half of what is still
+ * in flight is answered, and wakes the queue when a packet fits again.
  *
  * Return: true when there was any.
  */
