@@ -1476,6 +1476,22 @@ def triple_fault(s, out, serial, ids=None):
     return ''
 
 
+def guest_oops(console):
+    """' (the guest logged: ...)' when its console shows it died.
+
+    The first oops or panic line and the RIP that follows it, so that a
+    step that failed because the kernel went down (a double fault, say)
+    says so rather than only what dom0 saw missing.
+    """
+    text = read(console) if console else ''
+    m = re.search(r'(?:Oops:|Kernel panic|traps: PANIC:|BUG:)[^\n]*', text)
+    if not m:
+        return ''
+    rip = re.search(r'RIP: [^\n]*', text[m.end():])
+    what = m.group(0).strip() + (f', {rip.group(0).strip()}' if rip else '')
+    return f' (the guest logged: {what})'
+
+
 def judge_xsbench(s, res, out, serial):
     """Judge the xenstore benchmark's line in a booted domU's console."""
     m = re.search(MARK + r'xsbench (.*)', read(res.logfile))
@@ -1614,7 +1630,8 @@ def judge_debian_net(s, out, serial, steps, console):
     bad = failed_step(steps, DEBIAN_NET_STEPS)
     if bad:
         return Result(s, False, f'{bad} (dom0 log: {serial}; guest: '
-                      f'{console})' + triple_fault(s, out, serial), console)
+                      f'{console})' + triple_fault(s, out, serial)
+                      + guest_oops(console), console)
     # Storm protection must never hold back a working vif's events.
     text = read(console)
     bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace|raises spurious '
@@ -1764,7 +1781,8 @@ def judge_pairs(s, out, serial):
                 return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
                               f'log: {serial}; guest: {console})'
                               + triple_fault(s, out, serial,
-                                             [steps.get('domid')]), console)
+                                             [steps.get('domid')])
+                              + guest_oops(console), console)
             oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
                              read(console))
             if oops:
@@ -1816,7 +1834,8 @@ def judge_debian_repeat(s, out, serial):
         if bad:
             return Result(s, False, f'boot {k} of {s.repeat}: {bad} (dom0 '
                           f'log: {serial})' + triple_fault(
-                              s, out, serial, [steps.get('domid')]), console)
+                              s, out, serial, [steps.get('domid')])
+                          + guest_oops(console), console)
         secs.append(float(steps.get('seconds', 'nan')))
     return Result(s, True, f'{s.repeat} boots in a row: multi-user in '
                   f'{min(secs):.1f}-{max(secs):.1f} s, ping lost 0 of 20 '
@@ -1841,7 +1860,8 @@ def judge_debian(s, out, serial):
                               if s.net or st != 'ping'])
     if bad:
         return Result(s, False, f'{bad} (dom0 log: {serial})' + triple_fault(
-            s, out, serial, [steps.get('domid')]), console)
+            s, out, serial, [steps.get('domid')]) + guest_oops(console),
+            console)
     ping = 'ping lost 0 of 20, ' if s.net else 'no vif, '
     return Result(s, True, f'multi-user in {steps.get("seconds")} s, {ping}'
                   'xl shutdown, e2fsck clean', console)
