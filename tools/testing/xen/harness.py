@@ -1751,7 +1751,9 @@ def judge_pairs(s, out, serial):
     The scenario passes when all its steps did; the ratios are reported,
     not judged (a benchmark does not gate).  A pair that dom0 dropped
     for a triple fault (run_pairs) is named with its log, and its
-    figures are left out: the ratios come from the complete pairs.
+    figures are left out: the ratios come from the complete pairs.  A
+    failed run names its first failure, then gives the figures of the
+    pairs complete before it, marked as such.
     """
     text = read(serial)
     kind = 'net' if s.netio else 'io'
@@ -1761,8 +1763,10 @@ def judge_pairs(s, out, serial):
     dropped = {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
         MARK + rf'domu {re.escape(s.name)} pair=(\d+) dropped '
         r'kernel=(\w+) domid=(\d+)', text)}
-    notes, complete = [], 0
+    notes, complete, fail = [], 0, None
     for k in range(1, s.pairs + len(dropped) + 1):
+        if fail or complete == s.pairs:
+            break
         if k in dropped:
             kern, dom = dropped[k]
             notes.append(f'pair {k} dropped: Xen saw the {kern} domU (d{dom}) '
@@ -1777,26 +1781,32 @@ def judge_pairs(s, out, serial):
         for kern in ('ours', 'ref') if complete % 2 else ('ref', 'ours'):
             console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
                                               wanted)
-            if bad:
-                return Result(s, False, f'pair {k}, {kern}: {bad} (dom0 '
-                              f'log: {serial}; guest: {console})'
-                              + triple_fault(s, out, serial,
-                                             [steps.get('domid')])
-                              + guest_oops(console), console)
             oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
                              read(console))
-            if oops:
-                return Result(s, False, f'pair {k}, {kern}: guest logged: '
-                              f'{oops.group(0).strip()}', console)
-            figs = pair_figures(s, steps, console)
-            if not figs:
-                return Result(s, False, f'pair {k}, {kern}: no figures in '
-                              f'the guest\'s console: {console}', console)
+            figs = pair_figures(s, steps, console) if not bad else None
+            if bad:
+                fail = (f'pair {k}, {kern}: {bad} (dom0 log: {serial}; '
+                        f'guest: {console})' + triple_fault(
+                            s, out, serial, [steps.get('domid')])
+                        + guest_oops(console), console)
+            elif oops:
+                fail = (f'pair {k}, {kern}: guest logged: '
+                        f'{oops.group(0).strip()}', console)
+            elif not figs:
+                fail = (f'pair {k}, {kern}: no figures in the guest\'s '
+                        f'console: {console}', console)
+            if fail:
+                break
             for key, vals in figs.items():
                 rounds.setdefault((kern, key), []).extend(vals)
                 means[kern, key] = statistics.mean(vals)
+        if fail:
+            break
         for key in pair_ratio:
             pair_ratio[key].append(means['ours', key] / means['ref', key])
+    done = len(next(iter(pair_ratio.values())))
+    if fail and done < 2:
+        return Result(s, False, fail[0], fail[1])
     figs, words = {}, []
     for key, label, unit in PAIR_FIGURES[kind]:
         om, osd = (statistics.mean(rounds['ours', key]),
@@ -1818,6 +1828,10 @@ def judge_pairs(s, out, serial):
              if ('ours', key) in rounds and ('ref', key) in rounds]
     if costs:
         words.append('per 1,000 4k reads: ' + ', '.join(costs))
+    if fail:
+        return Result(s, False, f'{fail[0]}; before it, not a result of '
+                      f'the {s.pairs} pairs asked for: {done} complete '
+                      'pairs: ' + '; '.join(words + notes), fail[1])
     r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words + notes),
                serial)
     r.pairs = figs
