@@ -1476,14 +1476,20 @@ def triple_fault(s, out, serial, ids=None):
     return ''
 
 
-def guest_oops(console):
-    """' (the guest logged: ...)' when its console shows it died.
+def guest_down(s, out, serial, ids, console):
+    """What Xen and the guest's console say of a domU that failed a step.
 
-    The first oops or panic line and the RIP that follows it, so that a
+    triple_fault()'s words, then ' (the guest logged: ...)' with the
+    first oops or panic line and the RIP that follows it, so that a
     step that failed because the kernel went down (a double fault, say)
     says so rather than only what dom0 saw missing.
     """
-    text = read(console) if console else ''
+    return triple_fault(s, out, serial, ids) + guest_oops(console)
+
+
+def guest_oops(console):
+    """guest_down()'s second half: the console's oops or panic line."""
+    text = read(console)
     m = re.search(r'(?:Oops:|Kernel panic|traps: PANIC:|BUG:)[^\n]*', text)
     if not m:
         return ''
@@ -1630,8 +1636,8 @@ def judge_debian_net(s, out, serial, steps, console):
     bad = failed_step(steps, DEBIAN_NET_STEPS)
     if bad:
         return Result(s, False, f'{bad} (dom0 log: {serial}; guest: '
-                      f'{console})' + triple_fault(s, out, serial)
-                      + guest_oops(console), console)
+                      f'{console})' + guest_down(s, out, serial, None,
+                                                 console), console)
     # Storm protection must never hold back a working vif's events.
     text = read(console)
     bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace|raises spurious '
@@ -1776,7 +1782,7 @@ def judge_pairs(s, out, serial):
                          + ')')
             continue
         complete += 1
-        means = {}
+        means, pair_rounds = {}, {}
         # In the order they booted, so that a failure names the first.
         for kern in ('ours', 'ref') if complete % 2 else ('ref', 'ours'):
             console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
@@ -1786,9 +1792,9 @@ def judge_pairs(s, out, serial):
             figs = pair_figures(s, steps, console) if not bad else None
             if bad:
                 fail = (f'pair {k}, {kern}: {bad} (dom0 log: {serial}; '
-                        f'guest: {console})' + triple_fault(
-                            s, out, serial, [steps.get('domid')])
-                        + guest_oops(console), console)
+                        f'guest: {console})' + guest_down(
+                            s, out, serial, [steps.get('domid')], console),
+                        console)
             elif oops:
                 fail = (f'pair {k}, {kern}: guest logged: '
                         f'{oops.group(0).strip()}', console)
@@ -1798,10 +1804,12 @@ def judge_pairs(s, out, serial):
             if fail:
                 break
             for key, vals in figs.items():
-                rounds.setdefault((kern, key), []).extend(vals)
+                pair_rounds[kern, key] = vals
                 means[kern, key] = statistics.mean(vals)
         if fail:
             break
+        for kk, vals in pair_rounds.items():
+            rounds.setdefault(kk, []).extend(vals)
         for key in pair_ratio:
             pair_ratio[key].append(means['ours', key] / means['ref', key])
     done = len(next(iter(pair_ratio.values())))
@@ -1847,9 +1855,9 @@ def judge_debian_repeat(s, out, serial):
                                           DEBIAN_STEPS)
         if bad:
             return Result(s, False, f'boot {k} of {s.repeat}: {bad} (dom0 '
-                          f'log: {serial})' + triple_fault(
-                              s, out, serial, [steps.get('domid')])
-                          + guest_oops(console), console)
+                          f'log: {serial})' + guest_down(
+                              s, out, serial, [steps.get('domid')], console),
+                          console)
         secs.append(float(steps.get('seconds', 'nan')))
     return Result(s, True, f'{s.repeat} boots in a row: multi-user in '
                   f'{min(secs):.1f}-{max(secs):.1f} s, ping lost 0 of 20 '
@@ -1873,9 +1881,8 @@ def judge_debian(s, out, serial):
     bad = failed_step(steps, [st for st in DEBIAN_STEPS
                               if s.net or st != 'ping'])
     if bad:
-        return Result(s, False, f'{bad} (dom0 log: {serial})' + triple_fault(
-            s, out, serial, [steps.get('domid')]) + guest_oops(console),
-            console)
+        return Result(s, False, f'{bad} (dom0 log: {serial})' + guest_down(
+            s, out, serial, [steps.get('domid')], console), console)
     ping = 'ping lost 0 of 20, ' if s.net else 'no vif, '
     return Result(s, True, f'multi-user in {steps.get("seconds")} s, {ping}'
                   'xl shutdown, e2fsck clean', console)
