@@ -19,6 +19,16 @@
  * interrupts off, and only tried while an oops is printed, so that a crash
  * in the middle of a write cannot deadlock the console.
  *
+ * A full output ring: hvc's console path (printk) drops what put_chars
+ * does not take, so put_chars says -EAGAIN instead, and xencons_flush()
+ * waits there for the backend to make room; while an oops is printed or
+ * the system goes down it waits until the backend has taken everything,
+ * so that the last lines are out before the domain stops.  A backend
+ * that takes nothing for a second is taken for gone: one log line, and
+ * output that does not fit is dropped until the backend moves again,
+ * so that a dead console daemon cannot hang printk.  The tty path keeps
+ * what did not fit and retries on the backend's next event.
+ *
  * Ordering: a reader reads the index, then (virt_rmb) the data; a writer
  * writes the data, then (virt_wmb) the index.  Freed space is reused only
  * after the consumer's index was read (virt_mb).
@@ -29,6 +39,7 @@
  * console_io hypercall, which Xen honours for dom0.
  */
 #include <linux/console.h>
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
@@ -42,6 +53,7 @@
 #include <xen/interface/event_channel.h>
 #include <xen/interface/hvm/params.h>
 #include <xen/interface/io/console.h>
+#include <xen/interface/sched.h>
 #include <xen/xen.h>
 
 #include "hvc_console.h"
@@ -54,6 +66,10 @@
  * @in_cons: our consumer index of the input ring
  * @out_prod: our producer index of the output ring
  * @broken: the backend gave impossible indices; the ring is not used
+ * @stalled: the backend took no output for XENCONS_STALL_US: output that
+ *	does not fit is dropped until out_cons moves from @stalled_cons
+ *	(set by xencons_flush() without @lock, cleared under it)
+ * @stalled_cons: out_cons when the backend was taken for stalled
  */
 struct xencons {
 	spinlock_t lock;	/* serialises the users of the ring */
@@ -62,7 +78,16 @@ struct xencons {
 	XENCONS_RING_IDX in_cons;
 	XENCONS_RING_IDX out_prod;
 	bool broken;
+	bool stalled;
+	XENCONS_RING_IDX stalled_cons;
 };
+
+/*
+ * How long the console path waits for a backend that takes nothing from
+ * a full ring (at least; counted in polls of XENCONS_POLL_US).
+ */
+#define XENCONS_STALL_US	1000000
+#define XENCONS_POLL_US		10
 
 /* The domain's console, hvc0: the only ring until secondary consoles. */
 static struct xencons xencons0 = {
@@ -97,6 +122,8 @@ static size_t xencons_write(struct xencons *c, const u8 *buf, size_t count)
 		xencons_mark_broken(c, "output", cons, prod);
 		return count;
 	}
+	if (c->stalled && cons != c->stalled_cons)
+		c->stalled = false;	/* the backend moved again */
 	virt_mb();	/* the backend is done with the space before we reuse it */
 	while (sent < count && prod - cons < sizeof(intf->out))
 		intf->out[MASK_XENCONS_IDX(prod++, intf->out)] = buf[sent++];
@@ -105,7 +132,8 @@ static size_t xencons_write(struct xencons *c, const u8 *buf, size_t count)
 	c->out_prod = prod;
 	if (sent)
 		xencons_notify(c);
-	return sent;
+	/* A stalled backend: what fitted went, the rest is dropped. */
+	return c->stalled ? count : sent;
 }
 
 static ssize_t xencons_put_chars(u32 vtermno, const u8 *buf, size_t count)
@@ -120,7 +148,60 @@ static ssize_t xencons_put_chars(u32 vtermno, const u8 *buf, size_t count)
 		return 0;	/* an oops interrupted a write: try later */
 	sent = xencons_write(c, buf, count);
 	spin_unlock_irqrestore(&c->lock, flags);
-	return sent;
+	/* Ring full: hvc's console path then waits in xencons_flush(). */
+	return sent || !count ? sent : -EAGAIN;
+}
+
+/* Whether the console path waits until the backend took all output. */
+static bool xencons_must_drain(void)
+{
+	return oops_in_progress || system_state > SYSTEM_RUNNING;
+}
+
+/*
+ * hvc's flush: @wait is true on its tty path, which may sleep and keeps
+ * what did not fit; false on its console path, which cannot sleep and
+ * would drop it.  Only the console path waits here, by polling: for room
+ * in a full ring, or (xencons_must_drain()) for an empty one.
+ */
+static int xencons_flush(u32 vtermno, bool wait)
+{
+	struct xencons *c = &xencons0;
+	struct xencons_interface *intf = c->intf;
+	XENCONS_RING_IDX cons, prod, last;
+	unsigned int idle = 0;
+
+	if (wait || !intf)
+		return 0;
+	last = READ_ONCE(intf->out_cons);
+	for (;;) {
+		cons = READ_ONCE(intf->out_cons);
+		prod = READ_ONCE(c->out_prod);
+		if (READ_ONCE(c->broken) || prod == cons ||
+		    prod - cons > sizeof(intf->out))
+			return 0;	/* done, or xencons_write() judges it */
+		if (prod - cons < sizeof(intf->out) && !xencons_must_drain())
+			return 0;
+		if (cons != last) {
+			last = cons;
+			idle = 0;
+		} else if (READ_ONCE(c->stalled) && cons == c->stalled_cons) {
+			return 0;	/* known stalled: do not wait again */
+		} else if (++idle >= XENCONS_STALL_US / XENCONS_POLL_US) {
+			break;
+		}
+		HYPERVISOR_sched_op(SCHEDOP_yield, NULL);
+		udelay(XENCONS_POLL_US);
+	}
+	/*
+	 * Without the lock, which an oops may hold: a write that sees
+	 * out_cons move clears the mark again, as it should.
+	 */
+	WRITE_ONCE(c->stalled_cons, cons);
+	WRITE_ONCE(c->stalled, true);
+	pr_warn("xen console: backend took no output for %d s; dropping what does not fit until it does\n",
+		(int)(XENCONS_STALL_US / USEC_PER_SEC));
+	return 0;
 }
 
 static size_t xencons_read(struct xencons *c, u8 *buf, size_t count)
@@ -166,6 +247,7 @@ static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
 static const struct hv_ops xencons_ops = {
 	.get_chars = xencons_get_chars,
 	.put_chars = xencons_put_chars,
+	.flush = xencons_flush,
 	.notifier_add = notifier_add_irq,
 	.notifier_del = notifier_del_irq,
 	.notifier_hangup = notifier_hangup_irq,
