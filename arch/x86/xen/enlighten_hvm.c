@@ -31,6 +31,8 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/panic.h>
+#include <linux/panic_notifier.h>
 #include <linux/pm.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
@@ -111,6 +113,35 @@ static void xen_hvm_restart(char *cmd)
 {
 	xen_hvm_shutdown(SHUTDOWN_reboot);
 }
+
+/*
+ * A panic tells Xen that the domain crashed, so that the toolstack's
+ * on_crash applies (destroy, restart, or preserve for a post-mortem)
+ * instead of a vCPU spinning in panic() for ever.  It does so from
+ * the emergency restart at the end of panic(), after the console has
+ * printed everything: with panic=0, the default, that restart comes at
+ * once; a panic=N delay is kept.
+ */
+static bool xen_hvm_panicked;
+
+static void xen_hvm_emergency_restart(void)
+{
+	xen_hvm_shutdown(READ_ONCE(xen_hvm_panicked) ? SHUTDOWN_crash :
+			 SHUTDOWN_reboot);
+}
+
+static int xen_hvm_panic(struct notifier_block *nb, unsigned long event,
+			 void *msg)
+{
+	WRITE_ONCE(xen_hvm_panicked, true);
+	if (!panic_timeout)
+		panic_timeout = -1;
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block xen_hvm_panic_nb = {
+	.notifier_call = xen_hvm_panic,
+};
 
 static int xen_hvm_set_upcall_vector(unsigned int cpu)
 {
@@ -272,7 +303,9 @@ static void __init xen_hvm_init_platform(void)
 
 	pm_power_off = xen_hvm_power_off;
 	machine_ops.restart = xen_hvm_restart;
+	machine_ops.emergency_restart = xen_hvm_emergency_restart;
 	machine_ops.halt = xen_hvm_power_off;
+	atomic_notifier_chain_register(&panic_notifier_list, &xen_hvm_panic_nb);
 }
 
 static u32 __init xen_hvm_detect(void)
