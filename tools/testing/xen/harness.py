@@ -46,6 +46,7 @@ class Scenario:
     clock: int = 0              # seconds of guest clock to check vs dom0's
     control: bool = False       # drive it with xl vcpu-set, reboot, shutdown
     xsbench: bool = False       # 32 threads x 1,000 xenstore reads
+    crash: int = 0              # N numbered printk lines, then a panic
     xbdev: bool = False         # give it test devices and their backend
     repeat: int = 0             # boot it this many times in a row
     debian: bool = False        # boot the Debian image from xvda, with a vif
@@ -96,6 +97,15 @@ SCENARIOS = [
              doc='the same on the reference PVH domU; its vcpu-up step '
              'fails here: upstream leaves onlining a returned vCPU to user '
              'space (udev), which the busybox guest lacks'),
+    Scenario('console-pvh-ours', 'pvh', 'ours', dom0='ref', crash=2000,
+             doc='our PVH domU prints 2,000 numbered lines through printk '
+             'as fast as it can, then panics on purpose (sysrq c): the '
+             'console has every line whole and in order, then the panic '
+             'with its whole trace, and Xen was told the domain crashed '
+             '(on_crash)'),
+    Scenario('console-pvh-ref', 'pvh', 'ref', dom0='ref', crash=2000,
+             flake_retries=2, flake_note=PIT_FLAKE,
+             doc='the same for the reference PVH domU'),
     Scenario('kunit-native-ours', 'native', 'ours', timeout=180,
              kunit='pure', cmdline='kunit.enable=1 loglevel=7',
              doc='KUnit suites on a native boot (live suites skip)'),
@@ -216,7 +226,8 @@ SCENARIOS = [
              '(port 0xe9), for debugging'),
 ]
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
-           'clock-pvh-ours', 'control-pvh-ours', 'kunit-pvh-ours',
+           'clock-pvh-ours', 'control-pvh-ours', 'console-pvh-ours',
+           'kunit-pvh-ours',
            'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian10-pvh-ours',
            'debian-net-pvh-ours',
            'debian-io-pvh-ours', 'blkfront-bad-pvh-ours',
@@ -519,7 +530,7 @@ run_domu() {
 		n=$name-a$attempt
 		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
-		id= ti= cs= ce= hung=
+		id= ti= cs= ce= hung= crashed=
 		if xl create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
 			say "domu $n uuid=$(xl list -v "$n" | grep -oE '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}')"
@@ -545,10 +556,14 @@ run_domu() {
 			say "domu $n xl create failed"
 		fi
 		secs=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
+		# xl's own log of the domain says why it went: SHUTDOWN_crash
+		# is reason code 3, what a guest's panic tells Xen.
+		cp "/var/log/xen/xl-$n.log" "/job/out/$n.xl.log" 2>/dev/null &&
+			grep -q 'shut down, reason code 3 ' "/job/out/$n.xl.log" && crashed=1
 		if grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null; then
 			init=$(echo "${ti:-0} $t0" | awk '$1 > 0 { printf "%.1f", $1 - $2 }')
 			# Its init powers it off: one destroyed at the limit hung.
-			say "domu $n result=${hung:+hung-after-}init domid=$id seconds=$secs init_seconds=${init:-?}"
+			say "domu $n result=${hung:+hung-after-}init domid=$id seconds=$secs init_seconds=${init:-?}${crashed:+ crashed=1}"
 			[ -z "$hung" ]
 			return
 		fi
@@ -1359,6 +1374,9 @@ def make_job(jobdir, kernels, assets, domus):
             cmdline += (' pvops.control=1' if s.control or s.blkbad or
                         s.netbad else '')
             cmdline += ' pvops.xsbench=1' if s.xsbench else ''
+            # printk.devkmsg=on: /dev/kmsg unthrottled, every line counts.
+            cmdline += (f' pvops.crash={s.crash} printk.devkmsg=on'
+                        if s.crash else '')
             f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
                                     cmdline=cmdline,
                                     on_reboot='restart' if s.control
@@ -1954,6 +1972,8 @@ def judge_domu(s, out, serial):
         return judge_repeat(s, out, serial)
     if s.control:
         return judge_control(s, out, serial)
+    if s.crash:
+        return judge_crash(s, out, serial)
     if s.xsbench:
         res = judge_domu_boot(s, out, serial)
         return judge_xsbench(s, res, out, serial) if res.ok else res
@@ -2032,6 +2052,69 @@ def judge_domu_boot(s, out, serial):
     return Result(s, True, f'create to init {f.get("init_seconds")} s '
                   f'(uptime {g.get("uptime")} s), to power-off '
                   f'{f.get("seconds")} s, cpus={g.get("cpus")}{extra}',
+                  console)
+
+
+# What guest-init's pvops.crash lines carry after their number.
+CRASH_PAYLOAD = ('0123456789abcdefghijklmnopqrstuvwxyz'
+                 'ABCDEFGHIJKLMNOPQRSTUVWXYZ+-')
+
+
+def judge_crash(s, out, serial):
+    """Judge a console that took a flood of printk lines, then a panic.
+
+    Every numbered line must be there once, whole and in order; after
+    them the panic line and its trace to the end; no other oops; and
+    xl's log must say the domain shut down for a crash (reason code 3),
+    which it does only when the kernel told Xen.
+    """
+    text = read(serial)
+    lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
+    if not lines:
+        return Result(s, False, 'dom0 never ran this domU', serial)
+    for n, rest in lines[:-1]:
+        if parse_fields(rest).get('result') == 'triple-fault':
+            log(f'{s.name}: attempt {n} triple-faulted: known reference '
+                f'flake ({s.flake_note})')
+    name, rest = lines[-1]
+    f = parse_fields(rest)
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    ctext = read(console)
+    if not INIT_RE.search(ctext):
+        return Result(s, False, f'{" ".join(rest.split()[:3])}: no init '
+                      f'(Xen log: {serial})', console)
+    got = [(m.start(), int(m.group(1)), int(m.group(2)), m.group(3))
+           for m in re.finditer(MARK + r'console (\d+)/(\d+) ([^\r\n]*)',
+                                ctext)]
+    whole = [i for _, i, total, body in got
+             if total == s.crash and body == CRASH_PAYLOAD]
+    missing = sorted(set(range(1, s.crash + 1)) - set(whole))
+    if missing or len(whole) != s.crash:
+        return Result(s, False, f'{len(missing)} of {s.crash} printk lines '
+                      f'missing or damaged (the first: {missing[:1]}), '
+                      f'{len(whole)} whole ones', console)
+    if whole != sorted(whole):
+        return Result(s, False, 'the printk lines are out of order', console)
+    tail = ctext[got[-1][0]:]
+    m = re.search(r'Kernel panic - not syncing: sysrq triggered crash', tail)
+    if not m:
+        return Result(s, False, 'no panic line after the printk lines',
+                      console)
+    if '</TASK>' not in tail[m.end():]:
+        return Result(s, False, "the panic's trace is cut short", console)
+    oops = re.search(r'(Oops|BUG:|WARNING:).*', ctext)
+    if oops:
+        return Result(s, False, f'guest logged: {oops.group(0).strip()}',
+                      console)
+    if f.get('result') != 'init' or f.get('crashed') != '1':
+        return Result(s, False, 'Xen was not told of the panic '
+                      f'({" ".join(rest.split()[:3])}; xl has no "reason '
+                      f'code 3" for it in {out}/{name}.xl.log)', console)
+    kib = s.crash * len(f'{MARK}console {s.crash}/{s.crash} '
+                        f'{CRASH_PAYLOAD}\n') // 1024
+    return Result(s, True, f'{s.crash} printk lines (about {kib} KiB) whole '
+                  'and in order, then the panic with its whole trace; Xen '
+                  f'told of the crash; {f.get("seconds")} s from create',
                   console)
 
 
