@@ -44,6 +44,7 @@
 #include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/pfn.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <asm/xen/hypercall.h>
@@ -66,7 +67,7 @@
  * @in_cons: our consumer index of the input ring
  * @out_prod: our producer index of the output ring
  * @broken: the backend gave impossible indices; the ring is not used
- * @stalled: the backend took no output for XENCONS_STALL_US: output that
+ * @stalled: the backend took no output for XENCONS_STALL_NS: output that
  *	does not fit is dropped until out_cons moves from @stalled_cons
  *	(set by xencons_flush() without @lock, cleared under it)
  * @stalled_cons: out_cons when the backend was taken for stalled
@@ -84,9 +85,11 @@ struct xencons {
 
 /*
  * How long the console path waits for a backend that takes nothing from
- * a full ring (at least; counted in polls of XENCONS_POLL_US).
+ * a full ring, polling it every XENCONS_POLL_US.  Timed by the clock,
+ * not by counting polls: a poll yields to Xen, which can take far longer
+ * than the delay.
  */
-#define XENCONS_STALL_US	1000000
+#define XENCONS_STALL_NS	NSEC_PER_SEC
 #define XENCONS_POLL_US		10
 
 /* The domain's console, hvc0: the only ring until secondary consoles. */
@@ -169,11 +172,12 @@ static int xencons_flush(u32 vtermno, bool wait)
 	struct xencons *c = &xencons0;
 	struct xencons_interface *intf = c->intf;
 	XENCONS_RING_IDX cons, prod, last;
-	unsigned int idle = 0;
+	u64 since;
 
 	if (wait || !intf)
 		return 0;
 	last = READ_ONCE(intf->out_cons);
+	since = local_clock();	/* sched_clock: it runs with interrupts off */
 	for (;;) {
 		cons = READ_ONCE(intf->out_cons);
 		prod = READ_ONCE(c->out_prod);
@@ -184,10 +188,10 @@ static int xencons_flush(u32 vtermno, bool wait)
 			return 0;
 		if (cons != last) {
 			last = cons;
-			idle = 0;
+			since = local_clock();
 		} else if (READ_ONCE(c->stalled) && cons == c->stalled_cons) {
 			return 0;	/* known stalled: do not wait again */
-		} else if (++idle >= XENCONS_STALL_US / XENCONS_POLL_US) {
+		} else if (local_clock() - since >= XENCONS_STALL_NS) {
 			break;
 		}
 		HYPERVISOR_sched_op(SCHEDOP_yield, NULL);
@@ -200,7 +204,7 @@ static int xencons_flush(u32 vtermno, bool wait)
 	WRITE_ONCE(c->stalled_cons, cons);
 	WRITE_ONCE(c->stalled, true);
 	pr_warn("xen console: backend took no output for %d s; dropping what does not fit until it does\n",
-		(int)(XENCONS_STALL_US / USEC_PER_SEC));
+		(int)(XENCONS_STALL_NS / NSEC_PER_SEC));
 	return 0;
 }
 
