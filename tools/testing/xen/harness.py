@@ -47,6 +47,7 @@ class Scenario:
     control: bool = False       # drive it with xl vcpu-set, reboot, shutdown
     xsbench: bool = False       # 32 threads x 1,000 xenstore reads
     crash: int = 0              # N numbered printk lines, then a panic
+    stall: int = 0              # (crash) xenconsoled stopped for S seconds
     xbdev: bool = False         # give it test devices and their backend
     repeat: int = 0             # boot it this many times in a row
     debian: bool = False        # boot the Debian image from xvda, with a vif
@@ -106,6 +107,14 @@ SCENARIOS = [
     Scenario('console-pvh-ref', 'pvh', 'ref', dom0='ref', crash=2000,
              flake_retries=2, flake_note=PIT_FLAKE,
              doc='the same for the reference PVH domU'),
+    # 500 lines: the stall's log line must still be in the 128 KiB
+    # printk buffer when init looks for it.
+    Scenario('console-stall-pvh-ours', 'pvh', 'ours', dom0='ref',
+             crash=500, stall=4,
+             doc='the same with xenconsoled stopped for 4 s from the init '
+             'line on: lines are dropped, the kernel logs the stall once, '
+             'does not hang, and the panic after the backend is back '
+             'comes out whole'),
     Scenario('kunit-native-ours', 'native', 'ours', timeout=180,
              kunit='pure', cmdline='kunit.enable=1 loglevel=7',
              doc='KUnit suites on a native boot (live suites skip)'),
@@ -227,7 +236,7 @@ SCENARIOS = [
 ]
 DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'clock-pvh-ours', 'control-pvh-ours', 'console-pvh-ours',
-           'kunit-pvh-ours',
+           'console-stall-pvh-ours', 'kunit-pvh-ours',
            'kunit-pvh-2l-ours', 'boot20-pvh-ours', 'debian10-pvh-ours',
            'debian-net-pvh-ours',
            'debian-io-pvh-ours', 'blkfront-bad-pvh-ours',
@@ -530,7 +539,9 @@ run_domu() {
 		n=$name-a$attempt
 		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
-		id= ti= cs= ce= hung= crashed=
+		id= ti= cs= ce= hung= crashed= stop=
+		# pvops.stall=S: xenconsoled stopped for S seconds from init on.
+		stall=$(sed -n 's/.*pvops\.stall=\([0-9][0-9]*\).*/\1/p' "/job/cfg/$cfg")
 		if xl create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
 			say "domu $n uuid=$(xl list -v "$n" | grep -oE '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}')"
@@ -544,7 +555,16 @@ run_domu() {
 				[ -z "$ti" ] && grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null && ti=$(date +%s.%N)
 				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
 				[ -z "$ce" ] && grep -q 'PVOPS-HARNESS: clock end' "$log" 2>/dev/null && ce=$(date +%s.%N)
+				if [ -n "$stall" ] && [ -n "$ti" ] && [ -z "$stop" ]; then
+					kill -STOP "$(cat /run/xenconsoled.pid)" && stop=$(after $((stall * 10)))
+					say "domu $n xenconsoled stopped for ${stall}s"
+				fi
+				if [ -n "$stop" ] && [ "$stop" != done ] && past "$stop"; then
+					kill -CONT "$(cat /run/xenconsoled.pid)"
+					stop=done
+				fi
 			done
+			[ -n "$stop" ] && [ "$stop" != done ] && kill -CONT "$(cat /run/xenconsoled.pid)"
 			[ -n "$cs" ] && [ -n "$ce" ] &&
 				say "domu $n clock dom0_seconds=$(echo "$ce $cs" | awk '{ printf "%.2f", $1 - $2 }')"
 			if xl domid "$n" > /dev/null 2>&1; then
@@ -1377,6 +1397,7 @@ def make_job(jobdir, kernels, assets, domus):
             # printk.devkmsg=on: /dev/kmsg unthrottled, every line counts.
             cmdline += (f' pvops.crash={s.crash} printk.devkmsg=on'
                         if s.crash else '')
+            cmdline += f' pvops.stall={s.stall}' if s.stall else ''
             f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
                                     cmdline=cmdline,
                                     on_reboot='restart' if s.control
@@ -2066,7 +2087,10 @@ def judge_crash(s, out, serial):
     Every numbered line must be there once, whole and in order; after
     them the panic line and its trace to the end; no other oops; and
     xl's log must say the domain shut down for a crash (reason code 3),
-    which it does only when the kernel told Xen.
+    which it does only when the kernel told Xen.  With a stall, lines
+    must have been dropped instead (those that are whole still in
+    order), the kernel must say it logged the stall once, and the panic
+    comes after that.
     """
     text = read(serial)
     lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
@@ -2089,13 +2113,25 @@ def judge_crash(s, out, serial):
     whole = [i for _, i, total, body in got
              if total == s.crash and body == CRASH_PAYLOAD]
     missing = sorted(set(range(1, s.crash + 1)) - set(whole))
-    if missing or len(whole) != s.crash:
+    if s.stall and not missing:
+        return Result(s, False, f'all {s.crash} printk lines came through '
+                      f'a console stopped for {s.stall} s: was it stopped? '
+                      f'(Xen log: {serial})', console)
+    if not s.stall and (missing or len(whole) != s.crash):
         return Result(s, False, f'{len(missing)} of {s.crash} printk lines '
                       f'missing or damaged (the first: {missing[:1]}), '
                       f'{len(whole)} whole ones', console)
-    if whole != sorted(whole):
-        return Result(s, False, 'the printk lines are out of order', console)
-    tail = ctext[got[-1][0]:]
+    if whole != sorted(set(whole)):
+        return Result(s, False, 'the printk lines are out of order or '
+                      'repeated', console)
+    tail = ctext[got[-1][0]:] if got else ''
+    if s.stall:
+        m = re.search(MARK + r'console stall logged=(\d+)', tail)
+        if not m or m.group(1) != '1':
+            return Result(s, False, 'the kernel logged the stall '
+                          f'{m.group(1) if m else "(no answer)"} times, '
+                          'not once', console)
+        tail = tail[m.end():]
     m = re.search(r'Kernel panic - not syncing: sysrq triggered crash', tail)
     if not m:
         return Result(s, False, 'no panic line after the printk lines',
@@ -2112,6 +2148,12 @@ def judge_crash(s, out, serial):
                       f'code 3" for it in {out}/{name}.xl.log)', console)
     kib = s.crash * len(f'{MARK}console {s.crash}/{s.crash} '
                         f'{CRASH_PAYLOAD}\n') // 1024
+    if s.stall:
+        return Result(s, True, f'xenconsoled stopped for {s.stall} s: '
+                      f'{len(missing)} of {s.crash} printk lines dropped, '
+                      'the stall logged once, no hang; then the panic with '
+                      'its whole trace; Xen told of the crash; '
+                      f'{f.get("seconds")} s from create', console)
     return Result(s, True, f'{s.crash} printk lines (about {kib} KiB) whole '
                   'and in order, then the panic with its whole trace; Xen '
                   f'told of the crash; {f.get("seconds")} s from create',
