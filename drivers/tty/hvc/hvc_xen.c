@@ -189,7 +189,8 @@ static int xencons_flush(u32 vtermno, bool wait)
 		if (cons != last) {
 			last = cons;
 			since = local_clock();
-		} else if (READ_ONCE(c->stalled) && cons == c->stalled_cons) {
+		} else if (READ_ONCE(c->stalled) &&
+			   cons == READ_ONCE(c->stalled_cons)) {
 			return 0;	/* known stalled: do not wait again */
 		} else if (local_clock() - since >= XENCONS_STALL_NS) {
 			break;

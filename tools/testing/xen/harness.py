@@ -556,8 +556,13 @@ run_domu() {
 				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
 				[ -z "$ce" ] && grep -q 'PVOPS-HARNESS: clock end' "$log" 2>/dev/null && ce=$(date +%s.%N)
 				if [ -n "$stall" ] && [ -n "$ti" ] && [ -z "$stop" ]; then
-					kill -STOP "$(cat /run/xenconsoled.pid)" && stop=$(after $((stall * 10)))
-					say "domu $n xenconsoled stopped for ${stall}s"
+					if kill -STOP "$(cat /run/xenconsoled.pid)"; then
+						stop=$(after $((stall * 10)))
+						say "domu $n xenconsoled stopped for ${stall}s"
+					else
+						say "domu $n xenconsoled could not be stopped"
+						stop=done
+					fi
 				fi
 				if [ -n "$stop" ] && [ "$stop" != done ] && past "$stop"; then
 					kill -CONT "$(cat /run/xenconsoled.pid)"
@@ -2025,24 +2030,37 @@ def judge_xbdev(s, res):
                   res.logfile)
 
 
+def last_attempt(s, out, serial):
+    """dom0's last attempt at a busybox domU: (name, rest, console, retries).
+
+    rest is the text of its result line, console its console log, and
+    retries the number of earlier attempts that triple-faulted (the
+    reference's flake retries), each logged here.  None when dom0 never
+    ran it.
+    """
+    lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)',
+                       read(serial))
+    if not lines:
+        return None
+    retries = 0
+    for n, rest in lines:
+        if parse_fields(rest).get('result') == 'triple-fault':
+            retries += 1
+            log(f'{s.name}: attempt {n} triple-faulted: known reference '
+                f'flake ({s.flake_note}); log '
+                f'{os.path.join(out, "console", f"guest-{n}.log")}')
+    name, rest = lines[-1]
+    return name, rest, os.path.join(out, 'console', f'guest-{name}.log'), \
+        retries
+
+
 def judge_domu_boot(s, out, serial):
     """Judge that a domU booted to init, and its clock if asked."""
-    text = read(serial)
-    lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
-    if not lines:
+    last = last_attempt(s, out, serial)
+    if not last:
         return Result(s, False, 'dom0 never ran this domU', serial)
-    notes = []
-    for n, rest in lines:
-        f = parse_fields(rest)
-        console = os.path.join(out, 'console', f'guest-{n}.log')
-        if f.get('result') == 'triple-fault':
-            notes.append(f'attempt {n} triple-faulted: known reference flake '
-                         f'({s.flake_note}); log {console}')
-    name, rest = lines[-1]
+    name, rest, console, retries = last
     f = parse_fields(rest)
-    console = os.path.join(out, 'console', f'guest-{name}.log')
-    for note in notes:
-        log(f'{s.name}: {note}')
     if f.get('result') != 'init':
         return Result(s, False, f'{" ".join(rest.split()[:3])} (Xen log: '
                       f'{serial})', console)
@@ -2062,8 +2080,8 @@ def judge_domu_boot(s, out, serial):
         return Result(s, False, f'booted as hypervisor={g.get("hypervisor")} '
                       f'guest_type={g.get("guest_type")}, expected xen/{want}',
                       console)
-    extra = f', {len(notes)} flake retr{"y" if len(notes) == 1 else "ies"}' \
-        if notes else ''
+    extra = f', {retries} flake retr{"y" if retries == 1 else "ies"}' \
+        if retries else ''
     why = judge_sys_hypervisor(s, name, read(console), read(serial))
     if why:
         return Result(s, False, why, console)
@@ -2092,17 +2110,11 @@ def judge_crash(s, out, serial):
     order), the kernel must say it logged the stall once, and the panic
     comes after that.
     """
-    text = read(serial)
-    lines = re.findall(MARK + rf'domu ({re.escape(s.name)}-a\d+) (.*)', text)
-    if not lines:
+    last = last_attempt(s, out, serial)
+    if not last:
         return Result(s, False, 'dom0 never ran this domU', serial)
-    for n, rest in lines[:-1]:
-        if parse_fields(rest).get('result') == 'triple-fault':
-            log(f'{s.name}: attempt {n} triple-faulted: known reference '
-                f'flake ({s.flake_note})')
-    name, rest = lines[-1]
+    name, rest, console, _ = last
     f = parse_fields(rest)
-    console = os.path.join(out, 'console', f'guest-{name}.log')
     ctext = read(console)
     if not INIT_RE.search(ctext):
         return Result(s, False, f'{" ".join(rest.split()[:3])}: no init '
@@ -2117,7 +2129,7 @@ def judge_crash(s, out, serial):
         return Result(s, False, f'all {s.crash} printk lines came through '
                       f'a console stopped for {s.stall} s: was it stopped? '
                       f'(Xen log: {serial})', console)
-    if not s.stall and (missing or len(whole) != s.crash):
+    if not s.stall and missing:
         return Result(s, False, f'{len(missing)} of {s.crash} printk lines '
                       f'missing or damaged (the first: {missing[:1]}), '
                       f'{len(whole)} whole ones', console)
@@ -2146,14 +2158,14 @@ def judge_crash(s, out, serial):
         return Result(s, False, 'Xen was not told of the panic '
                       f'({" ".join(rest.split()[:3])}; xl has no "reason '
                       f'code 3" for it in {out}/{name}.xl.log)', console)
-    kib = s.crash * len(f'{MARK}console {s.crash}/{s.crash} '
-                        f'{CRASH_PAYLOAD}\n') // 1024
     if s.stall:
         return Result(s, True, f'xenconsoled stopped for {s.stall} s: '
                       f'{len(missing)} of {s.crash} printk lines dropped, '
                       'the stall logged once, no hang; then the panic with '
                       'its whole trace; Xen told of the crash; '
                       f'{f.get("seconds")} s from create', console)
+    kib = s.crash * len(f'{MARK}console {s.crash}/{s.crash} '
+                        f'{CRASH_PAYLOAD}\n') // 1024
     return Result(s, True, f'{s.crash} printk lines (about {kib} KiB) whole '
                   'and in order, then the panic with its whole trace; Xen '
                   f'told of the crash; {f.get("seconds")} s from create',
