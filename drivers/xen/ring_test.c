@@ -53,27 +53,74 @@ static void ring_notify_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xen_ring_notify_needed(0xfffffffeU, 2, 3));
 }
 
+/* A ring with @out requests outstanding, @cons responses consumed. */
+static struct xen_front_ring ring_at(RING_IDX cons, RING_IDX out)
+{
+	return (struct xen_front_ring) { .nr_ents = 32, .rsp_cons = cons,
+					 .rsp_seen = cons,
+					 .req_prod_pvt = cons + out };
+}
+
 static void ring_responses_test(struct kunit *test)
 {
-	struct xen_front_ring r = { .nr_ents = 32, .req_prod_pvt = 10,
-				    .rsp_cons = 4 };
+	struct xen_front_ring r = ring_at(4, 6);
 
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 4), 0);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 10), 6);
 	/* More responses than requests outstanding: a lying backend. */
+	r = ring_at(4, 6);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 11), -EIO);
+	r = ring_at(4, 6);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 3), -EIO);
+	r = ring_at(4, 6);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 0x80000000U), -EIO);
-	r.rsp_cons = 0xfffffffcU;
-	r.req_prod_pvt = 4;
+	/* Across the wrap of the indices. */
+	r = ring_at(0xfffffffcU, 8);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 2), 6);
+	r = ring_at(0xfffffffcU, 8);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 5), -EIO);
+}
+
+static void ring_backwards_test(struct kunit *test)
+{
+	struct xen_front_ring r = ring_at(4, 6);
+
+	/* Seen at 8, then consumed up to 6: 7 is behind what it showed. */
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 8), 4);
+	r.rsp_cons = 6;
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 8), 2);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 7), -EIO);
+	/* Standing still is fine. */
+	r = ring_at(4, 6);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 5), 1);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 5), 1);
+}
+
+static void ring_flip_test(struct kunit *test)
+{
+	struct xen_front_ring r = ring_at(0xfffffffeU, 4);
+	RING_IDX rsp_event = 0, rsp_prod = 0xffffffffU;
+
+	/* The final check sees one more response... */
+	KUNIT_EXPECT_TRUE(test, xen_ring_final_check_responses(&r, &rsp_event,
+							       &rsp_prod, 1));
+	/* ...which the next read no longer shows: the index went back. */
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 0xfffffffeU), -EIO);
+	/* An index past the requests, seen by the final check, then taken back. */
+	r = ring_at(8, 2);
+	rsp_prod = 100;
+	KUNIT_EXPECT_TRUE(test, xen_ring_final_check_responses(&r, &rsp_event,
+							       &rsp_prod, 1));
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 8), -EIO);
+	/* An index kept by hand counts the same. */
+	r = ring_at(8, 2);
+	KUNIT_EXPECT_EQ(test, xen_ring_note_responses(&r, 9), 9U);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_responses(&r, 8), -EIO);
 }
 
 static void ring_final_check_test(struct kunit *test)
 {
-	struct xen_front_ring r = { .nr_ents = 32, .req_prod_pvt = 10,
-				    .rsp_cons = 0xfffffffeU };
+	struct xen_front_ring r = ring_at(0xfffffffeU, 12);
 	RING_IDX rsp_event = 0, rsp_prod = 0xfffffffeU;
 
 	/* Nothing new: an event at the next response, 0 counting as 1. */
@@ -95,6 +142,8 @@ static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_free_test),
 	KUNIT_CASE(ring_notify_test),
 	KUNIT_CASE(ring_responses_test),
+	KUNIT_CASE(ring_backwards_test),
+	KUNIT_CASE(ring_flip_test),
 	KUNIT_CASE(ring_final_check_test),
 	{}
 };

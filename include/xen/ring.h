@@ -7,7 +7,11 @@
  * masked by the number of entries.  The frontend keeps its own producer
  * index (published with xen_ring_push_requests()) and its consumer
  * index.  Everything the backend writes is checked before use: it cannot
- * claim more responses than there are requests outstanding.
+ * claim more responses than there are requests outstanding, and its
+ * response producer index never moves back: each value read is kept
+ * (@rsp_seen), and a later one behind it is refused like one too far
+ * ahead, so that a backend flipping the index cannot keep a consumer
+ * looping between "there is more" and "there is nothing".
  *
  * The index logic is in inline functions that KUnit tests
  * (drivers/xen/ring_test.c); the two that touch the shared ring add the
@@ -53,11 +57,13 @@ static inline unsigned int xen_ring_entries(size_t bytes, size_t header,
  * struct xen_front_ring - a frontend's own view of a ring
  * @req_prod_pvt: requests written, published or not
  * @rsp_cons: responses consumed
+ * @rsp_seen: the backend's response producer index as last read
  * @nr_ents: entries in the ring, a power of two
  */
 struct xen_front_ring {
 	RING_IDX req_prod_pvt;
 	RING_IDX rsp_cons;
+	RING_IDX rsp_seen;
 	unsigned int nr_ents;
 };
 
@@ -104,17 +110,38 @@ static inline bool xen_ring_notify_needed(RING_IDX old, RING_IDX new,
  * @r: the ring
  * @rsp_prod: the backend's response producer index, as read
  *
+ * Keeps @rsp_prod as the index last read.
+ *
  * Return: how many can be consumed, or -EIO when the backend claims more
- * responses than requests are outstanding.
+ * responses than requests are outstanding, or fewer than it showed
+ * before (its index moved back).
  */
-static inline int xen_ring_new_responses(const struct xen_front_ring *r,
+static inline int xen_ring_new_responses(struct xen_front_ring *r,
 					 RING_IDX rsp_prod)
 {
 	RING_IDX n = rsp_prod - r->rsp_cons;
+	RING_IDX shown = r->rsp_seen - r->rsp_cons;
 
-	if (n > (RING_IDX)(r->req_prod_pvt - r->rsp_cons))
+	r->rsp_seen = rsp_prod;
+	if (n > (RING_IDX)(r->req_prod_pvt - r->rsp_cons) || n < shown)
 		return -EIO;
 	return n;
+}
+
+/**
+ * xen_ring_note_responses() - keep a response producer index read
+ * @r: the ring
+ * @rsp_prod: the index, as read outside xen_ring_new_responses()
+ *
+ * The next xen_ring_new_responses() then refuses an index behind it.
+ *
+ * Return: @rsp_prod.
+ */
+static inline RING_IDX xen_ring_note_responses(struct xen_front_ring *r,
+					       RING_IDX rsp_prod)
+{
+	r->rsp_seen = rsp_prod;
+	return rsp_prod;
 }
 
 /**
@@ -146,18 +173,20 @@ static inline bool xen_ring_push_requests(const struct xen_front_ring *r,
  *	the caller keeps it within the requests in flight, or the event
  *	never comes
  *
- * Asks for an event once @wait more responses have come.
+ * Asks for an event once @wait more responses have come.  The index read
+ * is kept: should the backend then move it back, the next
+ * xen_ring_new_responses() says so, rather than finding nothing.
  *
  * Return: true when more responses arrived meanwhile: consume them too.
  */
-static inline bool xen_ring_final_check_responses(const struct xen_front_ring *r,
+static inline bool xen_ring_final_check_responses(struct xen_front_ring *r,
 						  RING_IDX *rsp_event,
 						  const RING_IDX *rsp_prod,
 						  RING_IDX wait)
 {
 	WRITE_ONCE(*rsp_event, r->rsp_cons + max_t(RING_IDX, wait, 1));
 	virt_mb();	/* the event index, then the producer index */
-	return READ_ONCE(*rsp_prod) != r->rsp_cons;
+	return xen_ring_note_responses(r, READ_ONCE(*rsp_prod)) != r->rsp_cons;
 }
 
 #endif /* _XEN_RING_H */
