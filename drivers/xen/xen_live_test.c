@@ -579,10 +579,81 @@ static void xs_concurrent_reads_test(struct kunit *test)
 		   us ? (s64)XS_READERS * XS_READS * USEC_PER_SEC / us : 0);
 }
 
+/**
+ * struct watch_dam - a watch whose first callback holds the watch thread
+ * @watch: the watch
+ * @held: completed once the first callback holds the thread
+ * @release: lets it go
+ * @events: events delivered
+ * @last: the last path delivered
+ */
+struct watch_dam {
+	struct xenbus_watch watch;
+	struct completion held;
+	struct completion release;
+	atomic_t events;
+	char last[64];
+};
+
+static void watch_dam_cb(struct xenbus_watch *watch, const char *path,
+			 const char *token)
+{
+	struct watch_dam *d = container_of(watch, struct watch_dam, watch);
+
+	strscpy(d->last, path, sizeof(d->last));
+	if (atomic_inc_return(&d->events) > 1)
+		return;
+	complete(&d->held);
+	wait_for_completion_timeout(&d->release, LIVE_TIMEOUT);
+}
+
+/*
+ * With the watch thread held, 200 writes of one node and 200 of as many
+ * nodes: the one node's events fold into one, the many into at most
+ * XENBUS_WATCH_MAX_PENDING, then one for the watched node.
+ */
+static void xs_watch_flood_test(struct kunit *test)
+{
+	struct watch_dam *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	unsigned int i, pending;
+	char name[16];
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	init_completion(&d->held);
+	init_completion(&d->release);
+	d->watch.node = XS_TEST_DIR "/f";
+	d->watch.callback = watch_dam_cb;
+	KUNIT_ASSERT_EQ(test, register_xenbus_watch(&d->watch), 0);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&d->held,
+							  LIVE_TIMEOUT), 0UL);
+	for (i = 0; i < 200; i++)
+		xenbus_printf(XBT_NIL, XS_TEST_DIR, "f/same", "%u", i);
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof(name), "f/n%u", i);
+		xenbus_write(XBT_NIL, XS_TEST_DIR, name, "1");
+	}
+	/* Each write's event comes soon after its reply: let them arrive. */
+	msleep(500);
+	pending = READ_ONCE(d->watch.nr_pending);
+	complete(&d->release);
+
+	KUNIT_EXPECT_LE(test, pending, XENBUS_WATCH_MAX_PENDING + 1);
+	KUNIT_EXPECT_GE(test, pending, XENBUS_WATCH_MAX_PENDING);
+	for (i = 0; i < 100 && READ_ONCE(d->watch.nr_pending); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(d->watch.nr_pending), 0U);
+	KUNIT_EXPECT_STREQ(test, d->last, XS_TEST_DIR "/f");
+	KUNIT_EXPECT_LE(test, atomic_read(&d->events),
+			XENBUS_WATCH_MAX_PENDING + 2);
+	unregister_xenbus_watch(&d->watch);
+	xenbus_rm(XBT_NIL, XS_TEST_DIR, "");
+}
+
 static struct kunit_case xs_live_cases[] = {
 	KUNIT_CASE(xs_read_write_test),
 	KUNIT_CASE(xs_transaction_test),
 	KUNIT_CASE(xs_watch_test),
+	KUNIT_CASE(xs_watch_flood_test),
 	KUNIT_CASE(xs_errors_test),
 	KUNIT_CASE_SLOW(xs_concurrent_reads_test),
 	{}

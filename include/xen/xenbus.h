@@ -38,6 +38,12 @@ struct xenbus_transaction {
 	u32 id;
 };
 
+/*
+ * Events a watch may have waiting before the rest come folded into one
+ * event for the watched node (see struct xenbus_watch).
+ */
+#define XENBUS_WATCH_MAX_PENDING	64
+
 /* No transaction: the call stands alone. */
 #define XBT_NIL ((struct xenbus_transaction) { 0 })
 
@@ -46,17 +52,25 @@ struct xenbus_transaction {
  * @list: private
  * @node: the path watched
  * @nr_pending: events queued for @callback and not yet delivered
+ * @overflowed: private; too many events came, and one for @node itself
+ *	stands for the rest until it is delivered
  * @will_handle: optional; called as the event arrives, in the reader's
- *	context: return false to drop it before it is queued
+ *	context (interrupts off, a spinlock held: it may not sleep or call
+ *	into xenstore): return false to drop it before it is queued
  * @callback: called in the watch thread, one event at a time
  * @token: private; tells this watch's events from others'
  *
- * xenstored fires each watch once when it is registered.
+ * xenstored fires each watch once when it is registered.  Events are
+ * coalesced: a path's event that arrives while one for the same path
+ * still waits is dropped, and past a bound of events waiting the rest
+ * come as one event for @node; so @callback reads the state it cares
+ * about rather than counting events.
  */
 struct xenbus_watch {
 	struct list_head list;
 	const char *node;
 	unsigned int nr_pending;
+	bool overflowed;
 	bool (*will_handle)(struct xenbus_watch *watch, const char *path,
 			    const char *token);
 	void (*callback)(struct xenbus_watch *watch, const char *path,

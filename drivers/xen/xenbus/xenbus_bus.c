@@ -41,6 +41,16 @@ static int xb_node_state(const char *path)
 
 /* ---- the other end ---- */
 
+/*
+ * Only a write of the state node itself is news: whatever the other end
+ * writes below it is dropped before it is queued.
+ */
+static bool xb_otherend_will_handle(struct xenbus_watch *watch,
+				    const char *path, const char *token)
+{
+	return !strcmp(path, watch->node);
+}
+
 static void xb_otherend_changed(struct xenbus_watch *watch, const char *path,
 				const char *token)
 {
@@ -171,7 +181,8 @@ static int xb_probe(struct device *d)
 		goto fail;
 	}
 	/* Fires once at once: the driver learns the other end's state. */
-	rc = xenbus_watch_pathfmt(xdev, &xdev->otherend_watch, NULL,
+	rc = xenbus_watch_pathfmt(xdev, &xdev->otherend_watch,
+				  xb_otherend_will_handle,
 				  xb_otherend_changed, "%s/state",
 				  xdev->otherend);
 	if (!rc)

@@ -8,17 +8,25 @@
  *
  * Watches: registered watches are on xs_watches under xs_watch_lock,
  * each with a token of its own.  An event comes off the ring in the
- * ring's interrupt, in a buffer of its own (xs_watch_event_alloc()),
- * and waits on xs_watch_arrived; the watch thread ("xenwatch") parses
- * it, queues it if its token matches a watch that wants it, and delivers
- * the queued ones one at a time, holding xs_watch_mutex, so that a watch
- * being unregistered can wait for a callback in progress (unless it is
- * that callback that unregisters).  An event that arrives for a watch
- * already unregistered finds no token and is dropped.
+ * ring's interrupt, in a buffer of its own (xs_watch_event_alloc()), and
+ * is sorted there: parsed, matched by its token to a watch, offered to
+ * the watch's will_handle filter, then queued, or dropped.  What another
+ * domain can make xenstored send must not grow the queue without bound,
+ * so each watch has at most one event queued per path (a later one for
+ * the same path is covered by the one waiting: callbacks read the
+ * current state), and at most XENBUS_WATCH_MAX_PENDING in all: past that, the
+ * queued ones are followed by a single event for the watched node
+ * itself, which stands for everything below it, and nothing more is
+ * queued for the watch until that one is delivered.  The watch thread
+ * ("xenwatch") delivers the queue one event at a time, in order, holding
+ * xs_watch_mutex, so that a watch being unregistered can wait for a
+ * callback in progress (unless it is that callback that unregisters).
+ * An event that arrives for a watch already unregistered finds no token
+ * and is dropped.
  *
- * Lock order: xs_watch_mutex -> xs_watch_lock (spinlock; the watches
- * and the queue).  xs_arrived_lock (spinlock, taken in the interrupt,
- * so elsewhere with interrupts off) is never held with another.
+ * Lock order: xs_watch_mutex -> xs_watch_lock (spinlock, taken in the
+ * ring's interrupt, so elsewhere with interrupts off; the watches and
+ * the queue).  The ring's reader holds its own lock around it.
  */
 #include <linux/err.h>
 #include <linux/export.h>
@@ -428,27 +436,28 @@ EXPORT_SYMBOL_GPL(xenbus_gather);
 
 /**
  * struct xs_watch_event - one event waiting for the watch thread
- * @list: on xs_watch_arrived, then on xs_watch_events
- * @watch: the watch that fired, once it is on xs_watch_events
- * @path: the path that changed, in @body
+ * @list: on xs_watch_events
+ * @watch: the watch that fired
+ * @path: the path that changed, in @body (cut back to the watched node
+ *	when it stands for all the events past XENBUS_WATCH_MAX_PENDING)
  * @token: the token it came with, in @body
  * @len: the payload's length
+ * @folded: it stands for more events (see the top of this file)
  * @body: the payload as read off the ring, NUL-terminated
  */
 struct xs_watch_event {
 	struct list_head list;
 	struct xenbus_watch *watch;
-	const char *path;
+	char *path;
 	const char *token;
 	unsigned int len;
+	bool folded;
 	char body[];
 };
 
 static LIST_HEAD(xs_watches);
 static LIST_HEAD(xs_watch_events);
-static LIST_HEAD(xs_watch_arrived);
 static DEFINE_SPINLOCK(xs_watch_lock);
-static DEFINE_SPINLOCK(xs_arrived_lock);
 static DEFINE_MUTEX(xs_watch_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(xs_watch_wait);
 static struct task_struct *xs_watch_task;
@@ -489,59 +498,82 @@ void xs_watch_event_free(char *body)
 	kfree(container_of(body, struct xs_watch_event, body[0]));
 }
 
+/* An event for @w's path is queued already; xs_watch_lock held. */
+static bool xs_watch_queued(const struct xenbus_watch *w, const char *path)
+{
+	const struct xs_watch_event *ev;
+
+	if (!w->nr_pending)
+		return false;
+	list_for_each_entry(ev, &xs_watch_events, list)
+		if (ev->watch == w && !strcmp(ev->path, path))
+			return true;
+	return false;
+}
+
+/*
+ * Queue @ev for its watch, or fold it (see the top of this file); false
+ * when it is dropped.  xs_watch_lock held.
+ */
+static bool xs_watch_queue(struct xs_watch_event *ev)
+{
+	struct xenbus_watch *w = ev->watch;
+	size_t n = strlen(w->node);
+
+	if (w->overflowed || xs_watch_queued(w, ev->path))
+		return false;
+	if (w->nr_pending >= XENBUS_WATCH_MAX_PENDING) {
+		/* Paths of a watch's events lie below its node. */
+		if (strncmp(ev->path, w->node, n))
+			return false;
+		ev->path[n] = '\0';
+		ev->folded = true;
+		w->overflowed = true;
+		pr_warn_ratelimited("xenstore: watch on %s: over %u events queued; folding them into one\n",
+				    w->node, XENBUS_WATCH_MAX_PENDING);
+	}
+	w->nr_pending++;
+	list_add_tail(&ev->list, &xs_watch_events);
+	return true;
+}
+
 /**
  * xs_watch_event() - a watch event read off the ring
  * @body: its payload, in a buffer of xs_watch_event_alloc(), now ours
  * @len: the payload's length
  *
- * Any context; the watch thread does the rest.
+ * Any context, typically the ring's interrupt: the event is sorted here
+ * (see the top of this file) and the watch thread delivers it.
  */
 void xs_watch_event(char *body, unsigned int len)
 {
 	struct xs_watch_event *ev = container_of(body, struct xs_watch_event,
 						 body[0]);
+	const char *path;
 	unsigned long flags;
-
-	ev->len = len;
-	spin_lock_irqsave(&xs_arrived_lock, flags);
-	list_add_tail(&ev->list, &xs_watch_arrived);
-	spin_unlock_irqrestore(&xs_arrived_lock, flags);
-	wake_up(&xs_watch_wait);
-}
-
-/* Queue each event that arrived for its watch, or drop it. */
-static void xs_watch_sort(void)
-{
-	struct xs_watch_event *ev, *tmp;
-	struct xenbus_watch *w;
-	LIST_HEAD(arrived);
+	bool queued = false;
 	u32 id;
 
-	spin_lock_irq(&xs_arrived_lock);
-	list_splice_init(&xs_watch_arrived, &arrived);
-	spin_unlock_irq(&xs_arrived_lock);
-
-	list_for_each_entry_safe(ev, tmp, &arrived, list) {
-		list_del(&ev->list);
-		if (xs_parse_watch_event(ev->body, ev->len, &ev->path,
-					 &ev->token) ||
-		    kstrtou32(ev->token, 16, &id)) {
-			pr_warn_ratelimited("xenstore: malformed watch event dropped\n");
-			kfree(ev);
-			continue;
-		}
-		spin_lock(&xs_watch_lock);
-		w = xs_find_watch(id);
-		if (w && (!w->will_handle ||
-			  w->will_handle(w, ev->path, ev->token))) {
-			ev->watch = w;
-			w->nr_pending++;
-			list_add_tail(&ev->list, &xs_watch_events);
-			ev = NULL;
-		}
-		spin_unlock(&xs_watch_lock);
+	ev->len = len;
+	ev->folded = false;
+	if (xs_parse_watch_event(ev->body, ev->len, &path, &ev->token) ||
+	    kstrtou32(ev->token, 16, &id)) {
+		pr_warn_ratelimited("xenstore: malformed watch event dropped\n");
 		kfree(ev);
+		return;
 	}
+	ev->path = ev->body + (path - ev->body);
+	spin_lock_irqsave(&xs_watch_lock, flags);
+	ev->watch = xs_find_watch(id);
+	if (ev->watch && (!ev->watch->will_handle ||
+			  ev->watch->will_handle(ev->watch, ev->path,
+						 ev->token)))
+		queued = xs_watch_queue(ev);
+	spin_unlock_irqrestore(&xs_watch_lock, flags);
+	if (queued)
+		wake_up(&xs_watch_wait);
+	else
+		kfree(ev);
 }
 
 static int xs_watch_thread(void *unused)
@@ -551,21 +583,21 @@ static int xs_watch_thread(void *unused)
 	for (;;) {
 		wait_event_interruptible(xs_watch_wait,
 					 !list_empty(&xs_watch_events) ||
-					 !list_empty(&xs_watch_arrived) ||
 					 kthread_should_stop());
 		if (kthread_should_stop())
 			return 0;
 
 		mutex_lock(&xs_watch_mutex);
-		xs_watch_sort();
-		spin_lock(&xs_watch_lock);
+		spin_lock_irq(&xs_watch_lock);
 		ev = list_first_entry_or_null(&xs_watch_events,
 					      struct xs_watch_event, list);
 		if (ev) {
 			list_del(&ev->list);
 			ev->watch->nr_pending--;
+			if (ev->folded)
+				ev->watch->overflowed = false;
 		}
-		spin_unlock(&xs_watch_lock);
+		spin_unlock_irq(&xs_watch_lock);
 		if (ev)
 			ev->watch->callback(ev->watch, ev->path, ev->token);
 		mutex_unlock(&xs_watch_mutex);
@@ -602,16 +634,17 @@ int register_xenbus_watch(struct xenbus_watch *watch)
 	int rc;
 
 	watch->nr_pending = 0;
-	spin_lock(&xs_watch_lock);
+	watch->overflowed = false;
+	spin_lock_irq(&xs_watch_lock);
 	watch->token = xs_next_token++;
 	list_add(&watch->list, &xs_watches);
-	spin_unlock(&xs_watch_lock);
+	spin_unlock_irq(&xs_watch_lock);
 
 	rc = xs_watch_request(XS_WATCH, watch);
 	if (rc) {
-		spin_lock(&xs_watch_lock);
+		spin_lock_irq(&xs_watch_lock);
 		list_del(&watch->list);
-		spin_unlock(&xs_watch_lock);
+		spin_unlock_irq(&xs_watch_lock);
 	}
 	return rc;
 }
@@ -630,9 +663,9 @@ void unregister_xenbus_watch(struct xenbus_watch *watch)
 	LIST_HEAD(dropped);
 	int rc;
 
-	spin_lock(&xs_watch_lock);
+	spin_lock_irq(&xs_watch_lock);
 	list_del(&watch->list);
-	spin_unlock(&xs_watch_lock);
+	spin_unlock_irq(&xs_watch_lock);
 
 	rc = xs_watch_request(XS_UNWATCH, watch);
 	if (rc)
@@ -640,14 +673,15 @@ void unregister_xenbus_watch(struct xenbus_watch *watch)
 
 	if (current != xs_watch_task)
 		mutex_lock(&xs_watch_mutex);
-	spin_lock(&xs_watch_lock);
+	spin_lock_irq(&xs_watch_lock);
 	list_for_each_entry_safe(ev, tmp, &xs_watch_events, list) {
 		if (ev->watch == watch) {
 			list_move(&ev->list, &dropped);
 			watch->nr_pending--;
 		}
 	}
-	spin_unlock(&xs_watch_lock);
+	watch->overflowed = false;
+	spin_unlock_irq(&xs_watch_lock);
 	if (current != xs_watch_task)
 		mutex_unlock(&xs_watch_mutex);
 
