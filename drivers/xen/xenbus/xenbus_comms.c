@@ -18,7 +18,11 @@
  * step, and one that puts more bytes in flight than the ring holds, or a
  * message longer than XENSTORE_PAYLOAD_MAX, breaks the connection: one
  * log line, every waiter gets -EIO and nothing further is sent.  A reply
- * to no request in flight is logged and dropped.
+ * to no request in flight is logged and dropped.  The interrupt reads
+ * at most XS_READ_BUDGET bytes, however fast xenstored refills the ring,
+ * and leaves the rest to a work item; its channel is bound with late
+ * EOI, and an event that brought nothing (no byte to read, no room
+ * freed) is spurious, so that a flood of empty events is slowed down.
  *
  * Lock order: xs_send_lock (mutex) -> xs_flight_lock (spinlock), and
  * xs_read_lock (spinlock, the message being read) -> xs_flight_lock.
@@ -65,6 +69,9 @@ static DEFINE_SPINLOCK(xs_flight_lock);
 static LIST_HEAD(xs_in_flight);
 static u32 xs_next_req_id;
 static bool xs_broken;
+
+/* Bytes the reader takes in one go: the rest waits for the work item. */
+#define XS_READ_BUDGET	(4 * XENSTORE_RING_SIZE)
 
 /* Fail every request in flight, and all later ones. */
 static void xs_break(const char *why, u32 a, u32 b)
@@ -289,25 +296,30 @@ static void xs_free_body(u32 type, char *body)
 
 /*
  * Read every whole message the ring holds and hand each on; stop at an
- * empty ring, or when a body cannot be allocated with @gfp (the work
- * item then allocates it and calls this again).  Interrupts off, with
- * xs_read_lock held.
+ * empty ring, after XS_READ_BUDGET bytes, or when a body cannot be
+ * allocated with @gfp (in the last two cases the work item goes on).
+ * Interrupts off, with xs_read_lock held.  Returns the bytes read.
  */
-static void xs_read_ring(gfp_t gfp)
+static unsigned int xs_read_ring(gfp_t gfp)
 {
 	const unsigned int hdr = sizeof(xs_in_msg);
-	unsigned int len;
+	unsigned int len, got = 0;
 	char *body;
 	int n;
 
 	lockdep_assert_held(&xs_read_lock);
 	for (;;) {
+		if (got >= XS_READ_BUDGET) {
+			schedule_work(&xs_read_work);
+			break;
+		}
 		if (xs_in_got < hdr) {
 			n = xs_read_some((char *)&xs_in_msg + xs_in_got,
 					 hdr - xs_in_got);
 			if (n <= 0)
 				break;
 			xs_in_got += n;
+			got += n;
 			if (xs_in_got < hdr)
 				continue;
 			if (xs_in_msg.len > XENSTORE_PAYLOAD_MAX) {
@@ -323,7 +335,7 @@ static void xs_read_ring(gfp_t gfp)
 				     kmalloc(len + 1, gfp);
 			if (!xs_in_body) {
 				schedule_work(&xs_read_work);
-				return;
+				return got;
 			}
 		}
 		if (xs_in_got - hdr < len) {
@@ -332,6 +344,7 @@ static void xs_read_ring(gfp_t gfp)
 			if (n <= 0)
 				break;
 			xs_in_got += n;
+			got += n;
 			continue;
 		}
 
@@ -349,14 +362,18 @@ static void xs_read_ring(gfp_t gfp)
 		xs_free_body(xs_in_msg.type, xs_in_body);
 		xs_in_body = NULL;
 	}
+	return got;
 }
 
-/* A body the interrupt could not allocate: allocate it here, go on. */
+/*
+ * Go on reading where the interrupt stopped: after its budget, or at a
+ * body it could not allocate, which is allocated here.
+ */
 static void xs_read_retry(struct work_struct *work)
 {
 	unsigned long flags;
+	char *body = NULL;
 	u32 type, len;
-	char *body;
 	bool need;
 
 	spin_lock_irqsave(&xs_read_lock, flags);
@@ -365,16 +382,15 @@ static void xs_read_retry(struct work_struct *work)
 	type = xs_in_msg.type;
 	len = xs_in_msg.len;
 	spin_unlock_irqrestore(&xs_read_lock, flags);
-	if (!need)
-		return;
-	body = type == XS_WATCH_EVENT ?
-	       xs_watch_event_alloc(len, GFP_KERNEL | __GFP_NOFAIL) :
-	       kmalloc(len + 1, GFP_KERNEL | __GFP_NOFAIL);
+	if (need)
+		body = type == XS_WATCH_EVENT ?
+		       xs_watch_event_alloc(len, GFP_KERNEL | __GFP_NOFAIL) :
+		       kmalloc(len + 1, GFP_KERNEL | __GFP_NOFAIL);
 
 	/* The interrupt may have gone on meanwhile: a body of this shape? */
 	spin_lock_irqsave(&xs_read_lock, flags);
-	if (xs_in_got >= sizeof(xs_in_msg) && !xs_in_body && !xs_broken &&
-	    xs_in_msg.type == type && xs_in_msg.len == len) {
+	if (body && xs_in_got >= sizeof(xs_in_msg) && !xs_in_body &&
+	    !xs_broken && xs_in_msg.type == type && xs_in_msg.len == len) {
 		xs_in_body = body;
 		body = NULL;
 	}
@@ -382,15 +398,25 @@ static void xs_read_retry(struct work_struct *work)
 	spin_unlock_irqrestore(&xs_read_lock, flags);
 	if (body)
 		xs_free_body(type, body);
+	wake_up(&xs_ring_wait);
 }
+
+/* req_cons as the last event saw it: only the interrupt handler uses it. */
+static XENSTORE_RING_IDX xs_event_req_cons;
 
 static irqreturn_t xs_interrupt(int irq, void *dev_id)
 {
+	XENSTORE_RING_IDX req_cons = READ_ONCE(xs_intf->req_cons);
+	unsigned int got;
+
 	spin_lock(&xs_read_lock);
-	xs_read_ring(GFP_ATOMIC | __GFP_NOWARN);
+	got = xs_read_ring(GFP_ATOMIC | __GFP_NOWARN);
 	spin_unlock(&xs_read_lock);
 	/* Room in the request ring, for a sender waiting for it. */
 	wake_up(&xs_ring_wait);
+	xen_irq_lateeoi(irq, got || req_cons != xs_event_req_cons ?
+			0 : XEN_EOI_FLAG_SPURIOUS);
+	xs_event_req_cons = req_cons;
 	return IRQ_HANDLED;
 }
 
@@ -407,7 +433,9 @@ int xs_comms_init(struct xenstore_domain_interface *intf, evtchn_port_t port)
 
 	xs_intf = intf;
 	xs_port = port;
-	irq = bind_evtchn_to_irqhandler(port, xs_interrupt, 0, "xenbus", NULL);
+	xs_event_req_cons = READ_ONCE(intf->req_cons);
+	irq = bind_evtchn_to_irqhandler_lateeoi(port, xs_interrupt, 0, "xenbus",
+						NULL);
 	if (irq < 0) {
 		xs_intf = NULL;
 		return irq;
