@@ -31,6 +31,7 @@ static char *xen_take_request(const char *node)
 {
 	struct xenbus_transaction t;
 	char *req;
+	unsigned int tries = 0;
 	int rc;
 
 	do {
@@ -54,7 +55,7 @@ static char *xen_take_request(const char *node)
 			kfree(req);
 			req = NULL;
 		}
-	} while (rc == -EAGAIN);
+	} while (xenbus_transaction_retry(rc, &tries));
 	return req;
 }
 

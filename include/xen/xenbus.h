@@ -44,6 +44,25 @@ struct xenbus_transaction {
  */
 #define XENBUS_WATCH_MAX_PENDING	64
 
+/*
+ * Tries a transaction gets while it conflicts with others' writes
+ * (-EAGAIN); then its caller gives up, so that whoever keeps writing the
+ * same nodes cannot keep it retrying for ever.
+ */
+#define XENBUS_TRANSACTION_TRIES	16
+
+/**
+ * xenbus_transaction_retry() - try a transaction again?
+ * @rc: what the try's xenbus_transaction_end() returned
+ * @tries: the caller's count of tries, from 0
+ *
+ * Return: true when @rc is -EAGAIN and tries are left.
+ */
+static inline bool xenbus_transaction_retry(int rc, unsigned int *tries)
+{
+	return rc == -EAGAIN && ++*tries < XENBUS_TRANSACTION_TRIES;
+}
+
 /* No transaction: the call stands alone. */
 #define XBT_NIL ((struct xenbus_transaction) { 0 })
 

@@ -119,6 +119,7 @@ static int blkfront_talk(struct blkfront_info *info)
 	struct xenbus_transaction t;
 	unsigned int order, nr;
 	const char *what;
+	unsigned int tries = 0;
 	int rc;
 
 	/*
@@ -162,7 +163,7 @@ static int blkfront_talk(struct blkfront_info *info)
 			goto fail;
 		}
 		rc = xenbus_transaction_end(t, 0);
-	} while (rc == -EAGAIN);
+	} while (xenbus_transaction_retry(rc, &tries));
 	if (rc) {
 		what = "ending the transaction";
 		goto fail;

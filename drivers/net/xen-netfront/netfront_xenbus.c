@@ -267,6 +267,7 @@ static int netfront_publish(struct netfront_info *nf)
 	struct xenbus_device *xdev = nf->xdev;
 	struct xenbus_transaction t;
 	unsigned int i;
+	unsigned int tries = 0;
 	int rc;
 
 	do {
@@ -287,7 +288,7 @@ static int netfront_publish(struct netfront_info *nf)
 			break;
 		}
 		rc = xenbus_transaction_end(t, 0);
-	} while (rc == -EAGAIN);
+	} while (xenbus_transaction_retry(rc, &tries));
 	if (rc)
 		xenbus_dev_fatal(xdev, rc, "publishing the queues");
 	return rc;

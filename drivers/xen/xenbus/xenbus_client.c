@@ -165,6 +165,7 @@ static int xb_switch(struct xenbus_device *dev, enum xenbus_state state,
 		     bool report)
 {
 	struct xenbus_transaction t;
+	unsigned int tries = 0;
 	int rc;
 
 	if (dev->state == state)
@@ -185,7 +186,7 @@ static int xb_switch(struct xenbus_device *dev, enum xenbus_state state,
 			break;
 		}
 		rc = xenbus_transaction_end(t, 0);
-	} while (rc == -EAGAIN);
+	} while (xenbus_transaction_retry(rc, &tries));
 
 	if (rc) {
 		dev_err(&dev->dev, "cannot publish state %s: %d\n",
