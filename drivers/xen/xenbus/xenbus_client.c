@@ -315,7 +315,10 @@ EXPORT_SYMBOL_GPL(xenbus_watch_pathfmt);
  * @nr_pages: its size in pages
  * @grefs: out: a grant reference for each page
  *
- * On failure nothing stays granted and the device is closed.
+ * On failure nothing stays granted and the device is closed.  The other
+ * end may map a grant before it is told of it (references can be
+ * guessed): a page it maps by then is kept, with a reference of its own,
+ * until it lets go, so the caller may free the ring as usual.
  *
  * Return: 0 or a negative errno.
  */
@@ -333,8 +336,12 @@ int xenbus_grant_ring(struct xenbus_device *dev, void *vaddr,
 		ref = gnttab_grant_foreign_access(dev->otherend_id, gfn, 0);
 		if (ref < 0) {
 			while (i--) {
-				gnttab_end_foreign_access_ref(grefs[i]);
-				gnttab_free_grant_reference(grefs[i]);
+				struct page *page = virt_to_page(vaddr +
+								 i * XEN_PAGE_SIZE);
+
+				/* Ours until the other end lets go. */
+				get_page(page);
+				gnttab_end_foreign_access(grefs[i], page);
 				grefs[i] = INVALID_GRANT_REF;
 			}
 			xenbus_dev_fatal(dev, ref, "granting a ring page");
