@@ -334,6 +334,9 @@ static int netfront_rx(struct netfront_queue *q, int budget)
 	struct netfront_rx_pkt pkt;	/* about 200 bytes */
 	int done = 0;
 
+	/* Broken: nothing more is taken from this ring, nor posted to it. */
+	if (READ_ONCE(q->nf->broken))
+		return -EIO;
 	while (done < budget) {
 		RING_IDX prod = READ_ONCE(q->rx_sring->rsp_prod);
 		int avail, rc;
@@ -351,9 +354,11 @@ static int netfront_rx(struct netfront_queue *q, int budget)
 		if (avail > q->rx_partial)
 			set_bit(NETFRONT_EOI_WORK, &q->eoi);
 		rc = netfront_rx_gather(q, avail, &pkt);
+		if (rc < 0)
+			return rc;
 		q->rx_partial = rc ? 0 : pkt.slots;
-		if (rc <= 0)
-			return rc ? rc : done;
+		if (!rc)
+			return done;
 		q->rx.rsp_cons += pkt.slots;
 		if (!netfront_rx_deliver(q, &pkt))
 			return -EIO;
@@ -372,7 +377,9 @@ static bool netfront_rx_more(struct netfront_queue *q)
 
 	WRITE_ONCE(q->rx_sring->rsp_event, want + 1);
 	virt_mb();	/* the event index, then the producer index */
-	return (s32)(READ_ONCE(q->rx_sring->rsp_prod) - want) > 0;
+	return (s32)(xen_ring_note_responses(&q->rx,
+					     READ_ONCE(q->rx_sring->rsp_prod)) -
+		     want) > 0;
 }
 
 /**
@@ -384,7 +391,9 @@ static bool netfront_rx_more(struct netfront_queue *q)
  * asks for an event at the next response and sends the late EOI of the
  * event that scheduled it: spurious only if no response at all came
  * since the last one (transmits collect responses too, and may have
- * taken those the event announced).
+ * taken those the event announced).  Once the device is broken nothing
+ * is taken or posted, and every event is spurious: a backend that goes
+ * on raising them is slowed down by the late EOI.
  *
  * Return: packets received.
  */
@@ -398,7 +407,8 @@ int netfront_poll(struct napi_struct *napi, int budget)
 		netfront_tx_collect(q);
 	done = netfront_rx(q, budget);
 	if (done < 0) {
-		/* Broken: nothing more from this ring. */
+		/* Broken: nothing more from this ring, and no work. */
+		clear_bit(NETFRONT_EOI_WORK, &q->eoi);
 		done = 0;
 	} else {
 		netfront_rx_refill(q);

@@ -272,6 +272,9 @@ static bool __netfront_tx_collect(struct netfront_queue *q)
 	int n;
 
 	lockdep_assert_held(&q->tx_lock);
+	/* Broken: nothing more is taken; its events are spurious. */
+	if (READ_ONCE(nf->broken))
+		return false;
 	do {
 		RING_IDX prod = READ_ONCE(sring->rsp_prod);
 
