@@ -6,7 +6,10 @@
  * dom0), found through HVM parameters in a PVH guest.  The backend's
  * events (input arrived, output space freed) come as an irq on the
  * console's event channel; without one the hvc layer polls the ring.
- * Output is signalled to the backend with EVTCHNOP_send.
+ * Output is signalled to the backend with EVTCHNOP_send.  The channel
+ * is bound with late EOI: an event after which neither in_prod nor
+ * out_cons moved is spurious, so that a backend raising events for
+ * nothing is slowed down rather than keeping the CPU in the handler.
  *
  * Trust: the backend writes in_prod and out_cons.  Each is read once per
  * call, and a value that would put more bytes in flight than the ring
@@ -24,9 +27,12 @@
  * waits there for the backend to make room; while an oops is printed or
  * the system goes down it waits until the backend has taken everything,
  * so that the last lines are out before the domain stops.  A backend
- * that takes nothing for a second is taken for gone: one log line, and
- * output that does not fit is dropped until the backend moves again,
- * so that a dead console daemon cannot hang printk.  The tty path keeps
+ * that takes fewer than XENCONS_MIN_BYTES in a second of such waiting
+ * (which may span several calls: one that frees a byte now and then
+ * would otherwise cost printk a second a byte) is taken for stalled: one
+ * log line, and output that does not fit is dropped until the backend
+ * catches up (takes all output, or a whole ring's worth), so that a dead
+ * or crawling console daemon cannot hang printk.  The tty path keeps
  * what did not fit and retries on the backend's next event.
  *
  * Ordering: a reader reads the index, then (virt_rmb) the data; a writer
@@ -67,10 +73,16 @@
  * @in_cons: our consumer index of the input ring
  * @out_prod: our producer index of the output ring
  * @broken: the backend gave impossible indices; the ring is not used
- * @stalled: the backend took no output for XENCONS_STALL_NS: output that
- *	does not fit is dropped until out_cons moves from @stalled_cons
- *	(set by xencons_flush() without @lock, cleared under it)
+ * @stalled: the backend was too slow (see the top of this file): output
+ *	that does not fit is dropped until it catches up (set by
+ *	xencons_flush() without @lock, cleared under it)
  * @stalled_cons: out_cons when the backend was taken for stalled
+ * @wait_start: when the console path's current window of waiting began
+ * @wait_cons: out_cons then
+ * @wait_last: when it last waited (a window goes on across calls that
+ *	come within XENCONS_STALL_NS of each other)
+ * @ev_in_prod: in_prod as the last event saw it
+ * @ev_out_cons: out_cons as the last event saw it
  */
 struct xencons {
 	spinlock_t lock;	/* serialises the users of the ring */
@@ -81,15 +93,21 @@ struct xencons {
 	bool broken;
 	bool stalled;
 	XENCONS_RING_IDX stalled_cons;
+	u64 wait_start;
+	XENCONS_RING_IDX wait_cons;
+	u64 wait_last;
+	XENCONS_RING_IDX ev_in_prod;
+	XENCONS_RING_IDX ev_out_cons;
 };
 
 /*
- * How long the console path waits for a backend that takes nothing from
- * a full ring, polling it every XENCONS_POLL_US.  Timed by the clock,
- * not by counting polls: a poll yields to Xen, which can take far longer
- * than the delay.
+ * The console path polls a full ring every XENCONS_POLL_US.  A backend
+ * that takes fewer than XENCONS_MIN_BYTES over XENCONS_STALL_NS of that
+ * waiting is taken for stalled.  Timed by the clock, not by counting
+ * polls: a poll yields to Xen, which can take far longer than the delay.
  */
 #define XENCONS_STALL_NS	NSEC_PER_SEC
+#define XENCONS_MIN_BYTES	256
 #define XENCONS_POLL_US		10
 
 /* The domain's console, hvc0: the only ring until secondary consoles. */
@@ -125,8 +143,10 @@ static size_t xencons_write(struct xencons *c, const u8 *buf, size_t count)
 		xencons_mark_broken(c, "output", cons, prod);
 		return count;
 	}
-	if (c->stalled && cons != c->stalled_cons)
-		c->stalled = false;	/* the backend moved again */
+	/* Caught up: it took all output, or a whole ring since it stalled. */
+	if (c->stalled && (cons == prod ||
+			   cons - c->stalled_cons >= sizeof(intf->out)))
+		c->stalled = false;
 	virt_mb();	/* the backend is done with the space before we reuse it */
 	while (sent < count && prod - cons < sizeof(intf->out))
 		intf->out[MASK_XENCONS_IDX(prod++, intf->out)] = buf[sent++];
@@ -171,13 +191,18 @@ static int xencons_flush(u32 vtermno, bool wait)
 {
 	struct xencons *c = &xencons0;
 	struct xencons_interface *intf = c->intf;
-	XENCONS_RING_IDX cons, prod, last;
-	u64 since;
+	XENCONS_RING_IDX cons, prod;
+	u64 now;
 
-	if (wait || !intf)
+	if (wait || !intf || READ_ONCE(c->stalled))
 		return 0;
-	last = READ_ONCE(intf->out_cons);
-	since = local_clock();	/* sched_clock: it runs with interrupts off */
+	now = local_clock();	/* sched_clock: it runs with interrupts off */
+	cons = READ_ONCE(intf->out_cons);
+	if (now - c->wait_last > XENCONS_STALL_NS) {
+		/* Not waiting of late: a new window. */
+		c->wait_start = now;
+		c->wait_cons = cons;
+	}
 	for (;;) {
 		cons = READ_ONCE(intf->out_cons);
 		prod = READ_ONCE(c->out_prod);
@@ -186,26 +211,25 @@ static int xencons_flush(u32 vtermno, bool wait)
 			return 0;	/* done, or xencons_write() judges it */
 		if (prod - cons < sizeof(intf->out) && !xencons_must_drain())
 			return 0;
-		if (cons != last) {
-			last = cons;
-			since = local_clock();
-		} else if (READ_ONCE(c->stalled) &&
-			   cons == READ_ONCE(c->stalled_cons)) {
-			return 0;	/* known stalled: do not wait again */
-		} else if (local_clock() - since >= XENCONS_STALL_NS) {
-			break;
+		now = local_clock();
+		c->wait_last = now;
+		if (now - c->wait_start >= XENCONS_STALL_NS) {
+			if (cons - c->wait_cons < XENCONS_MIN_BYTES)
+				break;
+			c->wait_start = now;
+			c->wait_cons = cons;
 		}
 		HYPERVISOR_sched_op(SCHEDOP_yield, NULL);
 		udelay(XENCONS_POLL_US);
 	}
 	/*
-	 * Without the lock, which an oops may hold: a write that sees
-	 * out_cons move clears the mark again, as it should.
+	 * Without the lock, which an oops may hold: a write that sees the
+	 * backend caught up clears the mark again, as it should.
 	 */
 	WRITE_ONCE(c->stalled_cons, cons);
 	WRITE_ONCE(c->stalled, true);
-	pr_warn("xen console: backend took no output for %d s; dropping what does not fit until it does\n",
-		(int)(XENCONS_STALL_NS / NSEC_PER_SEC));
+	pr_warn("xen console: backend took only %u bytes in %d s; dropping what does not fit until it catches up\n",
+		cons - c->wait_cons, (int)(XENCONS_STALL_NS / NSEC_PER_SEC));
 	return 0;
 }
 
@@ -249,13 +273,55 @@ static ssize_t xencons_get_chars(u32 vtermno, u8 *buf, size_t count)
 	return recv;
 }
 
+/*
+ * The backend's event: hvc polls the ring, as its own handler would, and
+ * the late EOI says whether the backend had moved an index since the
+ * last event.
+ */
+static irqreturn_t xencons_interrupt(int irq, void *data)
+{
+	struct xencons *c = &xencons0;
+	XENCONS_RING_IDX in_prod = READ_ONCE(c->intf->in_prod);
+	XENCONS_RING_IDX out_cons = READ_ONCE(c->intf->out_cons);
+	bool moved = in_prod != c->ev_in_prod || out_cons != c->ev_out_cons;
+
+	c->ev_in_prod = in_prod;
+	c->ev_out_cons = out_cons;
+	if (hvc_poll(data))
+		hvc_kick();
+	xen_irq_lateeoi(irq, moved ? 0 : XEN_EOI_FLAG_SPURIOUS);
+	return IRQ_HANDLED;
+}
+
+/* hvc opens the tty: take the channel's events (0: hvc polls). */
+static int xencons_notifier_add(struct hvc_struct *hp, int irq)
+{
+	int rc;
+
+	if (!irq) {
+		hp->irq_requested = 0;
+		return 0;
+	}
+	rc = request_irq(irq, xencons_interrupt, hp->flags, "hvc_console", hp);
+	hp->irq_requested = !rc;
+	return rc;
+}
+
+static void xencons_notifier_del(struct hvc_struct *hp, int irq)
+{
+	if (!hp->irq_requested)
+		return;
+	free_irq(irq, hp);
+	hp->irq_requested = 0;
+}
+
 static const struct hv_ops xencons_ops = {
 	.get_chars = xencons_get_chars,
 	.put_chars = xencons_put_chars,
 	.flush = xencons_flush,
-	.notifier_add = notifier_add_irq,
-	.notifier_del = notifier_del_irq,
-	.notifier_hangup = notifier_hangup_irq,
+	.notifier_add = xencons_notifier_add,
+	.notifier_del = xencons_notifier_del,
+	.notifier_hangup = xencons_notifier_del,
 };
 
 /* Find and map the ring of a guest in an HVM container. */
@@ -300,7 +366,7 @@ static int __init xencons_tty_init(void)
 
 	if (xencons_setup(&xencons0))
 		return 0;
-	irq = bind_evtchn_to_irq(xencons0.evtchn);
+	irq = bind_evtchn_to_irq_lateeoi(xencons0.evtchn);
 	if (irq < 0) {
 		pr_warn("xen console: no irq for port %u (%d); polling\n",
 			xencons0.evtchn, irq);
