@@ -5,7 +5,7 @@
  * blkfront_xenbus.c owns the device's life: it reads what the backend
  * offers once, into struct blkfront_features, has the rings set up and
  * the disk added, and takes them down.  blkfront_ring.c owns each ring:
- * its pages, event channel, shadow table and persistent grants.
+ * its pages, event channel, shadow table and granted data pages.
  * blkfront_io.c owns the data path (blk-mq requests onto a ring, checked
  * responses back to blk-mq) and the disk.
  *
@@ -62,8 +62,8 @@
  *	BLKIF_OP_WRITE_BARRIER (without data, a flush) when it offers only
  *	that; 0 when it has no cache to flush, or refused a flush once.
  *	blkif has no FUA: the block layer follows such writes with a flush.
- * @persistent: it keeps grants mapped: data goes through pages granted
- *	once (struct blkfront_pgrant), copied in and out
+ * @persistent: it keeps grants mapped (we copy through pages granted
+ *	once, struct blkfront_pgrant, whether it does or not)
  * @max_segs: segments we send in one request (more than
  *	BLKIF_MAX_SEGMENTS_PER_REQUEST: indirect requests)
  * @discard: it takes BLKIF_OP_DISCARD
@@ -86,7 +86,7 @@ struct blkfront_features {
 };
 
 /**
- * struct blkfront_pgrant - a page granted to the backend for good
+ * struct blkfront_pgrant - a page of the ring's, granted to the backend for good
  * @page: the page
  * @gref: its grant, writable
  * @next: the next free one
@@ -106,22 +106,16 @@ struct blkfront_pgrant {
  * @inner_op: for BLKIF_OP_INDIRECT, the read or write it carries (which
  *	blkback echoes in the response instead)
  * @nseg: segments in @sg
- * @nr_grefs: grants in @grefs
- * @grefs: without persistent grants, those of its pages, then of its
- *	descriptor page
- * @pg: with persistent grants, the granted page standing in for each
- *	segment
+ * @pg: the granted page standing in for each segment
  * @sg: its scatterlist
  * @desc: the page of segment descriptors of an indirect request
- * @desc_gref: with persistent grants, @desc's grant, kept for good
+ * @desc_gref: @desc's grant, kept for good
  */
 struct blkfront_shadow {
 	struct request *rq;
 	u8 op;
 	u8 inner_op;
 	unsigned int nseg;
-	unsigned int nr_grefs;
-	grant_ref_t *grefs;
 	struct blkfront_pgrant **pg;
 	struct scatterlist *sg;
 	struct blkif_request_segment *desc;
@@ -141,7 +135,7 @@ struct blkfront_info;
  * @port: its event channel
  * @irq: the channel's irq (0 when unbound)
  * @shadow: the requests in flight, indexed by blk-mq tag (the ring id)
- * @pg_free: persistently granted pages not in use
+ * @pg_free: granted data pages not in use
  * @pg_all: all of them
  * @pg_count: how many there are
  * @pg_max: how many there may be
@@ -177,6 +171,8 @@ struct blkfront_ring {
  * @disk: the disk, once connected
  * @close_work: fails the requests in flight and closes the device, from
  *	process context, once it is broken
+ * @grace_work: while the disk is taken down, marks it broken (so that
+ *	what the backend still holds fails) once BLKFRONT_GRACE has passed
  * @state_lock: orders the close work's switch to Closing and the switch
  *	to Connected
  */
@@ -192,8 +188,15 @@ struct blkfront_info {
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
 	struct work_struct close_work;
+	struct delayed_work grace_work;
 	struct mutex state_lock;	/* see above */
 };
+
+/*
+ * How long a backend that closes, or whose disk goes away, may still
+ * hold requests: longer, and they fail.
+ */
+#define BLKFRONT_GRACE	(5 * HZ)
 
 #define BLKFRONT_BROKEN	0
 
@@ -206,6 +209,7 @@ static inline bool blkfront_is_broken(const struct blkfront_info *info)
 int blkfront_rings_connect(struct blkfront_info *info, unsigned int nr_rings,
 			   unsigned int order);
 void blkfront_rings_disconnect(struct blkfront_info *info);
+void blkfront_rings_unbind(struct blkfront_info *info);
 int blkfront_shadows_alloc(struct blkfront_info *info);
 void blkfront_shadows_free(struct blkfront_info *info);
 struct blkfront_pgrant *blkfront_pgrant_get(struct blkfront_ring *ring);
@@ -216,6 +220,7 @@ irqreturn_t blkfront_interrupt(int irq, void *data);
 int blkfront_disk_create(struct blkfront_info *info);
 void blkfront_disk_destroy(struct blkfront_info *info);
 void blkfront_fail_inflight(struct blkfront_info *info);
+void blkfront_grace_expired(struct work_struct *work);
 void blkfront_broken(struct blkfront_ring *ring, const char *why,
 		     unsigned long long val);
 

@@ -5,18 +5,20 @@
  *
  * Each blk-mq hardware queue has a ring of its own (blkfront_ring.c).
  * Each request takes one slot of it, its blk-mq tag, which is also the
- * id the response must echo.  Without persistent grants, its pages are
- * granted to the backend for the request's life only: read-only for a
- * write, writable for a read.  With them, each segment goes through one
- * of the ring's persistently granted pages instead, at the same offset:
- * copied there before a write is sent, copied back when a read is done.
+ * id the response must echo.  Each segment goes through one of the
+ * ring's granted data pages, at the same offset: copied there before a
+ * write is sent, copied back when a read is done.  The request's own
+ * pages are never granted (see blkfront_ring.c).
  *
  * Nothing the backend writes is trusted: the response producer index may
  * not claim more responses than requests in flight, and each response is
  * copied out of the ring before its id, operation and status are looked
  * at.  Anything else marks the disk broken (no more I/O), logs one line
  * and closes the device; the requests then still in flight are failed
- * when it closes.
+ * when it closes.  A backend that holds a request past the queue's
+ * timeout (30 s unless sysfs io_timeout says otherwise), or for more
+ * than BLKFRONT_GRACE once the disk is being taken down, is broken too:
+ * no wait for it is unbounded.
  *
  * Locking: blkfront_ring.lock (see blkfront.h); requests are ended after
  * it is dropped, since ending one may submit another.
@@ -59,27 +61,15 @@ static bool blkfront_is_read(const struct blkfront_shadow *s)
 }
 
 /*
- * Take a request's pages back: end its grants, or hand its persistently
- * granted pages back to the ring, first copying a read's data out of
- * them when @copy.  False if the backend still maps a page of ours.
+ * Hand a request's granted data pages back to the ring, first copying a
+ * read's data out of them when @copy.
  */
-static bool blkfront_unmap(struct blkfront_ring *ring,
+static void blkfront_unmap(struct blkfront_ring *ring,
 			   struct blkfront_shadow *s, bool copy)
 {
 	struct scatterlist *sg;
-	bool ok = true;
 	unsigned int i;
 
-	if (!s->pg) {
-		for (i = 0; i < s->nr_grefs; i++) {
-			if (gnttab_end_foreign_access_ref(s->grefs[i]))
-				gnttab_free_grant_reference(s->grefs[i]);
-			else
-				ok = false;	/* the reference stays taken */
-		}
-		s->nr_grefs = 0;
-		return ok;
-	}
 	for_each_sg(s->sg, sg, s->nseg, i) {
 		struct blkfront_pgrant *pg = s->pg[i];
 
@@ -93,7 +83,6 @@ static bool blkfront_unmap(struct blkfront_ring *ring,
 		s->pg[i] = NULL;
 	}
 	s->nseg = 0;
-	return true;
 }
 
 static blk_status_t blkfront_rsp_status(s16 status)
@@ -196,14 +185,15 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
 					rsp.operation);
 			return ndone;
 		}
-		if (!blkfront_unmap(ring, s,
-				    rsp.status == BLKIF_RSP_OKAY &&
-				    blkfront_is_read(s))) {
-			/* The pages are not ours again: never end it. */
-			blkfront_broken(ring, "still maps the pages of id",
-					rsp.id);
+		if (rsp.status != BLKIF_RSP_OKAY &&
+		    rsp.status != BLKIF_RSP_ERROR &&
+		    rsp.status != BLKIF_RSP_EOPNOTSUPP) {
+			blkfront_broken(ring, "answered with unknown status",
+					(u16)rsp.status);
 			return ndone;
 		}
+		blkfront_unmap(ring, s, rsp.status == BLKIF_RSP_OKAY &&
+			       blkfront_is_read(s));
 		if (rsp.status == BLKIF_RSP_EOPNOTSUPP)
 			blkfront_refused(info, s->op);
 		done[ndone] = s->rq;
@@ -214,30 +204,24 @@ static unsigned int blkfront_collect(struct blkfront_ring *ring,
 	return ndone;
 }
 
-/**
- * blkfront_interrupt() - a ring's event: end the requests it answered
- * @irq: the ring's irq
- * @data: the ring
- *
- * The next event is asked for only once the requests taken are ended:
- * responses the backend writes meanwhile are taken in the same call,
- * without an event each.
- *
- * Return: IRQ_HANDLED.
+/*
+ * End the requests a ring's responses answer; *@eoi becomes 0 when there
+ * were any.  The next event is asked for only once the requests taken
+ * are ended: responses the backend writes meanwhile are taken in the
+ * same call, without an event each.
  */
-irqreturn_t blkfront_interrupt(int irq, void *data)
+static void blkfront_process(struct blkfront_ring *ring, unsigned int *eoi)
 {
-	struct blkfront_ring *ring = data;
 	struct blkfront_info *info = ring->info;
 	struct request *done[BLKFRONT_BATCH];
 	blk_status_t sts[BLKFRONT_BATCH];
-	unsigned int ndone, i, eoi = XEN_EOI_FLAG_SPURIOUS;
+	unsigned int ndone, i;
 	unsigned long flags;
 	bool more, ended = false;
 
 	do {
 		spin_lock_irqsave(&ring->lock, flags);
-		ndone = blkfront_collect(ring, done, sts, &more, &eoi);
+		ndone = blkfront_collect(ring, done, sts, &more, eoi);
 		spin_unlock_irqrestore(&ring->lock, flags);
 		for (i = 0; i < ndone; i++)
 			blk_mq_end_request(done[i], sts[i]);
@@ -254,14 +238,54 @@ irqreturn_t blkfront_interrupt(int irq, void *data)
 
 	if (ended && info->disk)
 		blk_mq_start_stopped_hw_queues(info->disk->queue, true);
+}
+
+/**
+ * blkfront_interrupt() - a ring's event: end the requests it answered
+ * @irq: the ring's irq
+ * @data: the ring
+ *
+ * The late EOI says the event was spurious when it brought no response.
+ *
+ * Return: IRQ_HANDLED.
+ */
+irqreturn_t blkfront_interrupt(int irq, void *data)
+{
+	unsigned int eoi = XEN_EOI_FLAG_SPURIOUS;
+
+	blkfront_process(data, &eoi);
 	xen_irq_lateeoi(irq, eoi);
 	return IRQ_HANDLED;
 }
 
 /*
- * Grant the request's pages and describe them in @segs (the request's own
- * array, or the descriptor page of an indirect one).  Returns the number
- * of segments, or a negative errno.
+ * blk-mq's timeout: a request the backend holds too long.  Answers it
+ * may have written without an event are taken first; a request still
+ * held then breaks the disk, whose close work fails it.
+ */
+static enum blk_eh_timer_return blkfront_timeout(struct request *rq)
+{
+	struct blkfront_ring *ring = rq->mq_hctx->driver_data;
+	unsigned int eoi = XEN_EOI_FLAG_SPURIOUS;
+	unsigned long flags;
+	bool held;
+
+	blkfront_process(ring, &eoi);
+	spin_lock_irqsave(&ring->lock, flags);
+	held = ring->shadow && ring->shadow[rq->tag].rq == rq;
+	if (held)
+		blkfront_broken(ring, "held past the timeout the request of id",
+				rq->tag);
+	spin_unlock_irqrestore(&ring->lock, flags);
+	/* Ended by now, or soon by the close work. */
+	return held ? BLK_EH_RESET_TIMER : BLK_EH_DONE;
+}
+
+/*
+ * Give each of the request's segments a granted data page (a write's data
+ * copied in) and describe them in @segs (the request's own array, or the
+ * descriptor page of an indirect one).  Returns the number of segments,
+ * or a negative errno.
  */
 static int blkfront_map(struct blkfront_ring *ring, struct blkfront_shadow *s,
 			struct request *rq, struct blkif_request_segment *segs)
@@ -271,7 +295,6 @@ static int blkfront_map(struct blkfront_ring *ring, struct blkfront_shadow *s,
 	struct blkfront_pgrant *pg;
 	struct scatterlist *sg;
 	unsigned int i, nseg;
-	int ref;
 
 	nseg = blk_rq_map_sg(rq->q, rq, s->sg);
 	if (WARN_ON_ONCE(nseg > info->feat.max_segs))
@@ -280,29 +303,17 @@ static int blkfront_map(struct blkfront_ring *ring, struct blkfront_shadow *s,
 	for_each_sg(s->sg, sg, nseg, i) {
 		unsigned int off = sg->offset, len = sg->length;
 
-		if (s->pg) {
-			pg = blkfront_pgrant_get(ring);
-			if (!pg) {
-				blkfront_unmap(ring, s, false);
-				return -ENOMEM;
-			}
-			s->pg[i] = pg;
-			ref = pg->gref;
-			if (write)
-				memcpy_from_page(page_address(pg->page) + off,
-						 sg_page(sg), off, len);
-		} else {
-			ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
-							  xen_page_to_gfn(sg_page(sg)),
-							  write);
-			if (ref < 0) {
-				blkfront_unmap(ring, s, false);
-				return ref;
-			}
-			s->grefs[s->nr_grefs++] = ref;
+		pg = blkfront_pgrant_get(ring);
+		if (!pg) {
+			blkfront_unmap(ring, s, false);
+			return -ENOMEM;
 		}
+		s->pg[i] = pg;
+		if (write)
+			memcpy_from_page(page_address(pg->page) + off,
+					 sg_page(sg), off, len);
 		segs[i] = (struct blkif_request_segment) {
-			.gref = ref,
+			.gref = pg->gref,
 			.first_sect = off >> SECTOR_SHIFT,
 			.last_sect = (off + len - 1) >> SECTOR_SHIFT,
 		};
@@ -319,7 +330,7 @@ static blk_status_t blkfront_rw(struct blkfront_ring *ring,
 	u8 op = rq_data_dir(rq) == WRITE ? BLKIF_OP_WRITE : BLKIF_OP_READ;
 	struct blkif_request_indirect ind = {};
 	struct blkif_request req = {};
-	int nseg, ref;
+	int nseg;
 
 	if (blk_rq_nr_phys_segments(rq) <= BLKIF_MAX_SEGMENTS_PER_REQUEST) {
 		nseg = blkfront_map(ring, s, rq, req.seg);
@@ -335,27 +346,17 @@ static blk_status_t blkfront_rw(struct blkfront_ring *ring,
 		return BLK_STS_OK;
 	}
 
-	/* Indirect: the segments go in the descriptor page, granted too. */
+	/* Indirect: the segments go in the descriptor page, granted once. */
 	nseg = blkfront_map(ring, s, rq, s->desc);
 	if (nseg < 0)
 		return nseg == -EIO ? BLK_STS_IOERR : BLK_STS_RESOURCE;
-	ref = s->desc_gref;
-	if (ref == INVALID_GRANT_REF) {
-		ref = gnttab_grant_foreign_access(info->xdev->otherend_id,
-						  virt_to_gfn(s->desc), 1);
-		if (ref < 0) {
-			blkfront_unmap(ring, s, false);
-			return BLK_STS_RESOURCE;
-		}
-		s->grefs[s->nr_grefs++] = ref;
-	}
 	ind.operation = BLKIF_OP_INDIRECT;
 	ind.indirect_op = op;
 	ind.nr_segments = nseg;
 	ind.id = rq->tag;
 	ind.sector_number = blk_rq_pos(rq);
 	ind.handle = info->vdev;
-	ind.indirect_grefs[0] = ref;
+	ind.indirect_grefs[0] = s->desc_gref;
 	s->op = BLKIF_OP_INDIRECT;
 	s->inner_op = op;
 	memcpy(&slot->req, &ind, sizeof(ind));
@@ -499,6 +500,7 @@ static int blkfront_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 static const struct blk_mq_ops blkfront_mq_ops = {
 	.queue_rq = blkfront_queue_rq,
 	.commit_rqs = blkfront_commit_rqs,
+	.timeout = blkfront_timeout,
 	.init_hctx = blkfront_init_hctx,
 };
 
@@ -615,6 +617,9 @@ free_shadows:
 /**
  * blkfront_disk_destroy() - remove the disk; waits for I/O in flight
  * @info: the disk
+ *
+ * The caller bounds the wait (blkfront_info.grace_work), and frees the
+ * shadows once the rings are unbound.
  */
 void blkfront_disk_destroy(struct blkfront_info *info)
 {
@@ -624,47 +629,70 @@ void blkfront_disk_destroy(struct blkfront_info *info)
 	put_disk(info->disk);
 	blk_mq_free_tag_set(&info->tag_set);
 	info->disk = NULL;
-	blkfront_shadows_free(info);
 }
 
 /**
  * blkfront_fail_inflight() - end the requests a broken backend holds
  * @info: the disk, marked broken (so that no response is taken any more)
  *
- * Each ends with an I/O error once its pages are ours again; one whose
- * page the backend still maps is left as it is.  Requests waiting for a
- * ring slot are let through, to fail as well.
+ * Each ends with an I/O error; the data pages it used go back to its
+ * ring (a backend that still maps them can write only there).  Requests
+ * waiting for a ring slot are let through, to fail as well.
  */
 void blkfront_fail_inflight(struct blkfront_info *info)
 {
-	unsigned int r, i, stuck = 0;
 	struct blkfront_ring *ring;
 	struct blkfront_shadow *s;
 	struct request *rq;
 	unsigned long flags;
+	unsigned int r, i;
 
 	if (WARN_ON_ONCE(!blkfront_is_broken(info)))
 		return;
 	for (r = 0; r < info->nr_rings; r++) {
 		ring = &info->rings[r];
-		for (i = 0; ring->shadow && i < ring->fr.nr_ents; i++) {
+		for (i = 0; i < ring->fr.nr_ents; i++) {
 			spin_lock_irqsave(&ring->lock, flags);
-			s = &ring->shadow[i];
-			rq = s->rq;
-			if (rq && !blkfront_unmap(ring, s, false)) {
-				stuck++;
-				rq = NULL;
-			}
-			if (rq)
+			s = ring->shadow ? &ring->shadow[i] : NULL;
+			rq = s ? s->rq : NULL;
+			if (rq) {
+				blkfront_unmap(ring, s, false);
 				s->rq = NULL;
+			}
 			spin_unlock_irqrestore(&ring->lock, flags);
 			if (rq)
 				blk_mq_end_request(rq, BLK_STS_IOERR);
 		}
 	}
-	if (stuck)
-		dev_err(&info->xdev->dev, "backend keeps the pages of %u requests mapped\n",
-			stuck);
 	if (info->disk)
 		blk_mq_start_stopped_hw_queues(info->disk->queue, true);
+}
+
+/**
+ * blkfront_grace_expired() - the disk is going and the backend still holds
+ * requests past BLKFRONT_GRACE
+ * @work: blkfront_info.grace_work
+ *
+ * Breaks the disk, so that its close work fails them.
+ */
+void blkfront_grace_expired(struct work_struct *work)
+{
+	struct blkfront_info *info = container_of(to_delayed_work(work),
+						  struct blkfront_info,
+						  grace_work);
+	struct blkfront_ring *ring;
+	unsigned long flags;
+	unsigned int r, i;
+
+	for (r = 0; r < info->nr_rings; r++) {
+		ring = &info->rings[r];
+		spin_lock_irqsave(&ring->lock, flags);
+		for (i = 0; ring->shadow && i < ring->fr.nr_ents; i++)
+			if (ring->shadow[i].rq)
+				break;
+		if (ring->shadow && i < ring->fr.nr_ents)
+			blkfront_broken(ring, "held past closing the request of id",
+					i);
+		spin_unlock_irqrestore(&ring->lock, flags);
+	}
 }

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * blkfront's rings: each one's shared pages and event channel, its table
- * of shadows (one per slot, sized for the largest request) and, when the
- * backend keeps grants mapped, its persistently granted pages.
+ * of shadows (one per slot, sized for the largest request) and its
+ * granted data pages.
  *
- * Persistent grants: a backend that offers feature-persistent may keep
- * every grant it is handed mapped for as long as the ring lives, so no
- * page of the guest's own may ever be granted to it.  Each ring instead
- * grows, on demand and up to a bound, a set of pages granted writable
- * once; a request's data is copied into them (writes) or out of them
- * (reads), and their grants are ended only when the disk goes away.
- * Each shadow's page of indirect descriptors is likewise granted once.
+ * No page of the guest's own is ever granted to the backend: a backend
+ * may keep any grant mapped for as long as it likes (one that offers
+ * feature-persistent says it will), and a page it still maps must never
+ * go back to the page cache or to a process.  Each ring instead grows,
+ * on demand and up to a bound, a set of pages of its own granted
+ * writable once; a request's data is copied into them (writes) or out
+ * of them (reads).  Each shadow's page of indirect descriptors is
+ * likewise granted once.  So a request never waits on the backend to
+ * let go of a page: it ends when answered, or fails when the backend
+ * is broken, and the granted pages are ended only when the rings go,
+ * through gnttab_end_foreign_access(), which keeps a page the backend
+ * still maps out of use until it lets go.
  *
  * Locking: blkfront_ring.lock (see blkfront.h) covers a ring's shadows
- * and its free persistent pages; setting up and taking down a ring runs
+ * and its free granted pages; setting up and taking down a ring runs
  * from xenbus callbacks, one at a time, with no I/O in flight.
  */
 #include <linux/minmax.h>
@@ -27,16 +32,21 @@
 static unsigned int persistent_pages = 1024;
 module_param(persistent_pages, uint, 0444);
 MODULE_PARM_DESC(persistent_pages,
-		 "Pages each ring keeps granted to a backend with persistent grants, descriptor pages included (default 1024; at least one request's worth is always allowed)");
+		 "Pages each ring keeps granted to the backend for data, descriptor pages included (default 1024; at least one request's worth is always allowed)");
+
+static void blkfront_ring_unbind(struct blkfront_ring *ring)
+{
+	if (ring->irq > 0)
+		unbind_from_irqhandler(ring->irq, ring);
+	ring->irq = 0;
+}
 
 static void blkfront_ring_disconnect(struct blkfront_ring *ring)
 {
 	unsigned long flags;
 	void *pages;
 
-	if (ring->irq > 0)
-		unbind_from_irqhandler(ring->irq, ring);
-	ring->irq = 0;
+	blkfront_ring_unbind(ring);
 	spin_lock_irqsave(&ring->lock, flags);
 	pages = ring->sring;
 	ring->sring = NULL;
@@ -120,6 +130,21 @@ int blkfront_rings_connect(struct blkfront_info *info, unsigned int nr_rings,
 }
 
 /**
+ * blkfront_rings_unbind() - no more events from the backend
+ * @info: the disk
+ *
+ * Closes every ring's event channel: no interrupt handler of the disk
+ * runs once this returns.
+ */
+void blkfront_rings_unbind(struct blkfront_info *info)
+{
+	unsigned int i;
+
+	for (i = 0; i < info->nr_rings; i++)
+		blkfront_ring_unbind(&info->rings[i]);
+}
+
+/**
  * blkfront_rings_disconnect() - take the rings and channels back
  * @info: the disk, with no request in flight that could still end
  */
@@ -135,7 +160,7 @@ void blkfront_rings_disconnect(struct blkfront_info *info)
 }
 
 /**
- * blkfront_pgrant_get() - a persistently granted page for one segment
+ * blkfront_pgrant_get() - a granted data page for one segment
  * @ring: the ring, its lock held
  *
  * Return: a free one, a new one while the ring may have more, or NULL.
@@ -175,7 +200,7 @@ free:
 }
 
 /**
- * blkfront_pgrant_put() - a persistently granted page is free again
+ * blkfront_pgrant_put() - a granted data page is free again
  * @ring: the ring, its lock held
  * @pg: the page
  */
@@ -186,7 +211,7 @@ void blkfront_pgrant_put(struct blkfront_ring *ring, struct blkfront_pgrant *pg)
 	ring->pg_free = pg;
 }
 
-/* End every persistent grant; the pages go once the backend lets go. */
+/* End every data page's grant; the pages go once the backend lets go. */
 static void blkfront_pgrants_free(struct blkfront_ring *ring)
 {
 	struct blkfront_pgrant *pg;
@@ -202,15 +227,20 @@ static void blkfront_pgrants_free(struct blkfront_ring *ring)
 
 static void blkfront_ring_shadows_free(struct blkfront_ring *ring)
 {
-	struct blkfront_shadow *s;
+	struct blkfront_shadow *s, *shadow;
+	unsigned long flags;
 	unsigned int i;
 
-	if (!ring->shadow)
+	/* An interrupt handler still bound then finds none. */
+	spin_lock_irqsave(&ring->lock, flags);
+	shadow = ring->shadow;
+	ring->shadow = NULL;
+	spin_unlock_irqrestore(&ring->lock, flags);
+	if (!shadow)
 		return;
 	for (i = 0; i < ring->fr.nr_ents; i++) {
-		s = &ring->shadow[i];
+		s = &shadow[i];
 		kfree(s->sg);
-		kfree(s->grefs);
 		kfree(s->pg);
 		if (!s->desc)
 			continue;
@@ -220,8 +250,7 @@ static void blkfront_ring_shadows_free(struct blkfront_ring *ring)
 		else
 			free_page((unsigned long)s->desc);
 	}
-	kvfree(ring->shadow);
-	ring->shadow = NULL;
+	kvfree(shadow);
 	blkfront_pgrants_free(ring);
 }
 
@@ -245,17 +274,13 @@ static int blkfront_ring_shadows_alloc(struct blkfront_ring *ring)
 		s = &ring->shadow[i];
 		s->desc_gref = INVALID_GRANT_REF;
 		s->sg = kcalloc(segs, sizeof(*s->sg), GFP_KERNEL);
-		if (f->persistent)
-			s->pg = kcalloc(segs, sizeof(*s->pg), GFP_KERNEL);
-		else
-			s->grefs = kcalloc(segs + 1, sizeof(*s->grefs),
-					   GFP_KERNEL);
+		s->pg = kcalloc(segs, sizeof(*s->pg), GFP_KERNEL);
 		if (indirect)
 			s->desc = (void *)get_zeroed_page(GFP_KERNEL);
-		if (!s->sg || !(s->pg || s->grefs) || (indirect && !s->desc))
+		if (!s->sg || !s->pg || (indirect && !s->desc))
 			goto fail;
 		sg_init_table(s->sg, segs);
-		if (indirect && f->persistent) {
+		if (indirect) {
 			ref = gnttab_grant_foreign_access(domid,
 							  virt_to_gfn(s->desc),
 							  0);
@@ -298,8 +323,8 @@ int blkfront_shadows_alloc(struct blkfront_info *info)
 }
 
 /**
- * blkfront_shadows_free() - every ring's shadows and persistent grants
- * @info: the disk, with no request in flight
+ * blkfront_shadows_free() - every ring's shadows and granted data pages
+ * @info: the disk, with no request in flight and its rings unbound
  */
 void blkfront_shadows_free(struct blkfront_info *info)
 {

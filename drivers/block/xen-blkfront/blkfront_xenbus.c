@@ -15,7 +15,8 @@
  *                         are Connected.  Connected again later: only a
  *                         new size is taken (resize).
  *   backend Closing    -> remove the disk (its I/O drains, or fails if the
- *                         backend broke the protocol), take the rings
+ *                         backend broke the protocol or still holds
+ *                         requests after BLKFRONT_GRACE), take the rings
  *                         back; we are Closed
  *
  * A value the backend publishes that makes no sense (not a number, a
@@ -25,6 +26,8 @@
  * xenbus_read_offer()).  Limits it publishes are bounds: we take as
  * many rings (one a CPU, at most max_queues) and ring pages (at most 4)
  * as it allows, and requests of up to 128 segments (indirect requests).
+ * A Connected again may change the size only; a new sector-size closes
+ * the device.
  *
  * Locking: xenbus callbacks run one at a time (the xenwatch thread, or
  * probe/remove under the device lock); the data path is blkfront_io.c's.
@@ -61,7 +64,8 @@ static void blkfront_close_work(struct work_struct *work)
 
 	blkfront_fail_inflight(info);
 	mutex_lock(&info->state_lock);
-	xenbus_switch_state(info->xdev, XenbusStateClosing);
+	if (info->xdev->state < XenbusStateClosing)
+		xenbus_switch_state(info->xdev, XenbusStateClosing);
 	mutex_unlock(&info->state_lock);
 }
 
@@ -274,6 +278,12 @@ static void blkfront_connect(struct blkfront_info *info)
 		return;
 	if (info->disk) {
 		/* Connected again: only the size may change. */
+		if (f.sector_size != info->feat.sector_size) {
+			xenbus_dev_fatal(xdev, -EINVAL,
+					 "backend sector-size %u, was %u",
+					 f.sector_size, info->feat.sector_size);
+			return;
+		}
 		if (f.sectors != info->feat.sectors) {
 			dev_info(&xdev->dev, "%s: new size %llu sectors\n",
 				 info->disk->disk_name, f.sectors);
@@ -303,13 +313,30 @@ static void blkfront_connect(struct blkfront_info *info)
 		 f.info & VDISK_READONLY ? ", read-only" : "");
 }
 
-static void blkfront_close(struct blkfront_info *info)
+/*
+ * Take the disk and rings down.  The backend gets BLKFRONT_GRACE to
+ * answer the requests it holds; then they fail, so that neither the watch
+ * thread nor a removal waits on it for longer.  The close work may run
+ * until the channels are closed; it is cancelled before what it looks at
+ * is freed.
+ */
+static void blkfront_teardown(struct blkfront_info *info)
 {
 	flush_work(&info->close_work);
 	if (blkfront_is_broken(info))
 		blkfront_fail_inflight(info);
+	schedule_delayed_work(&info->grace_work, BLKFRONT_GRACE);
 	blkfront_disk_destroy(info);
+	cancel_delayed_work_sync(&info->grace_work);
+	blkfront_rings_unbind(info);
+	cancel_work_sync(&info->close_work);
+	blkfront_shadows_free(info);
 	blkfront_rings_disconnect(info);
+}
+
+static void blkfront_close(struct blkfront_info *info)
+{
+	blkfront_teardown(info);
 	xenbus_frontend_closed(info->xdev);
 }
 
@@ -324,7 +351,12 @@ static void blkfront_otherend_changed(struct xenbus_device *xdev,
 			blkfront_talk(info);
 		break;
 	case XenbusStateConnected:
-		blkfront_connect(info);
+		/* It cannot be connected to rings we have not shared. */
+		if (xdev->state == XenbusStateInitialising)
+			xenbus_dev_fatal(xdev, -EINVAL,
+					 "backend Connected before it waited for us");
+		else
+			blkfront_connect(info);
 		break;
 	case XenbusStateClosing:
 	case XenbusStateClosed:
@@ -370,6 +402,7 @@ static int blkfront_probe(struct xenbus_device *xdev,
 	info->vdev = vdev;
 	mutex_init(&info->state_lock);
 	INIT_WORK(&info->close_work, blkfront_close_work);
+	INIT_DELAYED_WORK(&info->grace_work, blkfront_grace_expired);
 	dev_set_drvdata(&xdev->dev, info);
 	return 0;
 }
@@ -378,11 +411,7 @@ static void blkfront_remove(struct xenbus_device *xdev)
 {
 	struct blkfront_info *info = dev_get_drvdata(&xdev->dev);
 
-	cancel_work_sync(&info->close_work);
-	if (blkfront_is_broken(info))
-		blkfront_fail_inflight(info);
-	blkfront_disk_destroy(info);
-	blkfront_rings_disconnect(info);
+	blkfront_teardown(info);
 	kfree(info);
 }
 
