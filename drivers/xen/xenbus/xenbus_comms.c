@@ -18,7 +18,12 @@
  * step, and one that puts more bytes in flight than the ring holds, or a
  * message longer than XENSTORE_PAYLOAD_MAX, breaks the connection: one
  * log line, every waiter gets -EIO and nothing further is sent.  A reply
- * to no request in flight is logged and dropped.  The interrupt reads
+ * to no request in flight is logged and dropped.  No wait on xenstored is
+ * unbounded: a request with no reply after XS_TIMEOUT fails with
+ * -ETIMEDOUT (its reply, should it come, then finds no request and is
+ * dropped), and a ring that takes no byte of a request for XS_TIMEOUT
+ * breaks the connection, since what was written of the request can no
+ * longer be taken back.  The interrupt reads
  * at most XS_READ_BUDGET bytes, however fast xenstored refills the ring,
  * and leaves the rest to a work item; its channel is bound with late
  * EOI, and an event that brought nothing (no byte to read, no room
@@ -69,6 +74,9 @@ static DEFINE_SPINLOCK(xs_flight_lock);
 static LIST_HEAD(xs_in_flight);
 static u32 xs_next_req_id;
 static bool xs_broken;
+
+/* The longest xenstored may take to make room, or to answer. */
+#define XS_TIMEOUT	(60 * HZ)
 
 /* Bytes the reader takes in one go: the rest waits for the work item. */
 #define XS_READ_BUDGET	(4 * XENSTORE_RING_SIZE)
@@ -138,7 +146,14 @@ static int xs_write(const void *data, unsigned int len)
 		if (!room) {
 			/* Let xenstored drain what is there, then wait. */
 			notify_remote_via_evtchn(xs_port);
-			wait_event(xs_ring_wait, (room = xs_write_room()) != 0);
+			wait_event_timeout(xs_ring_wait,
+					   (room = xs_write_room()) != 0,
+					   XS_TIMEOUT);
+			if (!room) {
+				xs_break("no room in the request ring for seconds",
+					 XS_TIMEOUT / HZ, len);
+				return -EIO;
+			}
 		}
 		if (room < 0)
 			return room;
@@ -186,6 +201,7 @@ int xs_send_and_wait(struct xs_request *req)
 {
 	XENSTORE_RING_IDX old_prod;
 	unsigned int i;
+	bool mine;
 	int rc;
 
 	req->msg.len = 0;
@@ -223,7 +239,20 @@ int xs_send_and_wait(struct xs_request *req)
 		return rc;
 	}
 
-	wait_for_completion(&req->done);
+	if (!wait_for_completion_timeout(&req->done, XS_TIMEOUT)) {
+		spin_lock_irq(&xs_flight_lock);
+		mine = !list_empty(&req->list);
+		if (mine)
+			list_del_init(&req->list);
+		spin_unlock_irq(&xs_flight_lock);
+		if (mine) {
+			pr_warn_ratelimited("xenstore: no reply in %d s to a request of type %u; given up\n",
+					    XS_TIMEOUT / HZ, req->msg.type);
+			return -ETIMEDOUT;
+		}
+		/* Its reply came meanwhile, or the connection broke. */
+		wait_for_completion(&req->done);
+	}
 	return req->err;
 }
 
