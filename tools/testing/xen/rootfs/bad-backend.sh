@@ -328,6 +328,7 @@ run_bad() {
 		bad_wait_state 6 $patience || [ -n "$survey" ] || return 1
 	done
 	end=$(after $((tmo * 10)))
+	[ -n "$survey" ] && end=$(after $patience)
 	# A kernel without debugfs xen/grants (the reference) cannot tell.
 	grep -aq 'PVOPS-HARNESS: xen grants-in-use=unknown' "$log" && end=0
 	until use=$(grep -a 'PVOPS-HARNESS: xen ' "$log" | tail -n 1 |
