@@ -172,21 +172,21 @@ bad_vbd_renew() {
 }
 bad_vbd_newssize() { bad_vbd_renew sector-size 4096; }
 bad_vbd_nosectors() { bad_vbd_renew sectors 0; }
-# Connected written 1,000 times over: legal (a resize would say so), so
+# Connected written 1,000 times over, each write in a transaction of its
+# own (xenstore-write of many pairs makes them one transaction, which
+# fires the watch once): legal (a resize would say so), so
 # the frontend must stay connected; and what it does for them must not
 # pile up: it must see the backend close, written right after, within
 # seconds (closed_in, in hundredths of a second), not after doing the
 # thousand over.
 bad_vbd_stateflood() {
-	local i=0 args= t0
+	local t0
 	hostile_bg 112 ring-ref serve:60000
 	bad_wait_state 4 $patience || return 1
-	while [ $i -lt 1000 ]; do
-		args="$args $be/state 4"
-		i=$((i + 1))
-	done
-	# shellcheck disable=SC2086
-	xenstore-write $args
+	if ! /job/hostile xswrite $be/state 4 1000 >> "/job/out/$n.hostile-$v.log" 2>&1; then
+		bad_fail xswrite=failed
+		return 1
+	fi
 	if [ "$(xenstore-read $fe/state)" != 4 ]; then
 		bad_fail frontend_state=$(xenstore-read $fe/state 2>&1)
 		return 1

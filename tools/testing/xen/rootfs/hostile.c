@@ -3,6 +3,7 @@
  * hostile: play a misbehaving backend on one shared ring, from dom0.
  *
  *   hostile DOMID GREF PORT ENTRY_BYTES STEP...
+ *   hostile xswrite PATH VALUE N
  *
  * Maps the one-page ring that domain DOMID granted as GREF (through
  * /dev/xen/gntdev), binds to its event channel PORT (through
@@ -36,6 +37,11 @@
  *
  * Each step is printed as it is done; a failed step ends the program
  * with status 1 (the mappings go with it).
+ *
+ * The second form writes VALUE to PATH N times, each a transaction of
+ * its own, through xenstored's socket: as fast as a backend's domain
+ * could, and so that each write fires its watches (xenstore-write with
+ * many pairs writes them in one transaction, which fires them once).
  */
 #include <errno.h>
 #include <signal.h>
@@ -47,11 +53,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include <xen/xen.h>		/* domid_t, for evtchn.h */
 #include <xen/sys/evtchn.h>
 #include <xen/sys/gntdev.h>
+#include <xen/io/xs_wire.h>
 
 #define PAGE		4096
 #define RING_HEADER	64
@@ -151,6 +160,63 @@ static void blk_answer(unsigned char *slot, const unsigned char *req,
 #define CONS_OUT_CONS	3080
 #define CONS_OUT_PROD	3084
 
+/* Read exactly @len bytes of xenstored's socket, or die. */
+static void xs_read_all(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	for (; len; len -= n, buf = (char *)buf + n) {
+		n = read(fd, buf, len);
+		if (n <= 0)
+			die("reading xenstored's reply");
+	}
+}
+
+static int xswrite(const char *path, const char *value, long n)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t plen = strlen(path) + 1, vlen = strlen(value);
+	struct xsd_sockmsg msg;
+	char buf[XENSTORE_PAYLOAD_MAX], reply[XENSTORE_PAYLOAD_MAX];
+	long i;
+	int fd;
+
+	if (plen + vlen > sizeof(buf)) {
+		fprintf(stderr, "hostile: path and value too long\n");
+		return 2;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/run/xenstored/socket");
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("connecting to xenstored");
+	memcpy(buf, path, plen);
+	memcpy(buf + plen, value, vlen);
+	/* All the requests first, then the replies: as fast as it goes. */
+	for (i = 0; i < n; i++) {
+		msg = (struct xsd_sockmsg) {
+			.type = XS_WRITE, .req_id = i, .len = plen + vlen,
+		};
+		if (write(fd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    write(fd, buf, plen + vlen) != (ssize_t)(plen + vlen))
+			die("writing to xenstored");
+	}
+	for (i = 0; i < n; i++) {
+		xs_read_all(fd, &msg, sizeof(msg));
+		if (msg.len > sizeof(reply)) {
+			fprintf(stderr, "hostile: a reply of %u bytes\n", msg.len);
+			return 1;
+		}
+		xs_read_all(fd, reply, msg.len);
+		if (msg.type != XS_WRITE) {
+			fprintf(stderr, "hostile: write %ld of %s: reply type %u\n",
+				i, path, msg.type);
+			return 1;
+		}
+	}
+	printf("hostile: %s written %ld times\n", path, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ioctl_evtchn_bind_interdomain bind;
@@ -161,6 +227,8 @@ int main(int argc, char **argv)
 	struct sring_head *head;
 	char *ring;
 
+	if (argc == 5 && !strcmp(argv[1], "xswrite"))
+		return xswrite(argv[2], argv[3], number(argv[4], "count"));
 	if (argc < 6) {
 		fprintf(stderr, "usage: hostile DOMID GREF PORT ENTRY_BYTES STEP...\n");
 		return 2;
