@@ -31,7 +31,8 @@ BLKBAD="51712:3000:2048:-:- 51728:512:0:-:- 51744:4096:7:-:-
 51872:512:2048:-:wrongop 51888:512:2048:-:silent
 51904:512:2048:-:holdclose 51920:512:2048:-:mapped
 51936:512:2048:-:newssize 51952:512:2048:-:nosectors
-268439552:512:2048:-:stateflood 268439808:512:2048:-:early"
+268439552:512:2048:-:stateflood 268439808:512:2048:-:early
+268440064:512:2048:-:stormwait"
 NETBAD="0:feature-rx-copy=1,mtu=70000:- 1:feature-sg=1:- 2:feature-rx-copy=1,mtu=9000:-
 3:feature-rx-copy=1:badid
 4:feature-rx-copy=1,multi-queue-max-queues=0:-
@@ -202,6 +203,38 @@ bad_vbd_stateflood() {
 	closed=1
 }
 
+# The backend never answers the partition scan, so that the watch thread
+# waits in it (up to the I/O timeout), and meanwhile writes Connected
+# 50,000 times: the guest must not keep an event for each (slab_growth,
+# in KiB, of what the guest reported just before and at most after),
+# then close when the timeout breaks the disk.
+# The guest's init must be up (it reports the slab), before the disk is
+# offered: the partition scan's timeout starts then.
+bad_vbd_stormwait_first() {
+	wait_log "$log" 'PVOPS-HARNESS: mem slab=' 1 600 && return
+	bad_fail init=not-reporting
+	return 1
+}
+bad_vbd_stormwait() {
+	local n0 s0 s1
+	hostile_bg 112 ring-ref sleep:40000
+	sleep 3
+	n0=$(grep -ac 'PVOPS-HARNESS: mem slab=' "$log")
+	s0=$(grep -a 'PVOPS-HARNESS: mem slab=' "$log" | tail -n 1 | tr -dc 0-9)
+	if ! /job/hostile xswrite $be/state 4 50000 >> "/job/out/$n.hostile-$v.log" 2>&1; then
+		bad_fail xswrite=failed
+		return 1
+	fi
+	sleep 3
+	s1=$(grep -a 'PVOPS-HARNESS: mem slab=' "$log" | tail -n +$((n0 + 1)) |
+	     tr -dc '0-9\n' | sort -n | tail -n 1)
+	# Said at once: it tells even if the case fails later.
+	step slab_growth=$((${s1:-$s0} - s0))
+	bad_wait_state '5|6' $patience || return 1
+	hostile_wait || return 1
+	closed=1
+}
+
 # ---- vif actions: netif receive entries are 8 bytes ----
 
 # The receive ring's first slot answered with id 300.
@@ -249,6 +282,10 @@ bad_case() {
 		bad_wait_state '5|6' $patience || return 1
 		step $kind$v=ok
 		return
+	fi
+	# An action may need something first (bad_<kind>_<action>_first).
+	if command -v bad_${kind}_${act}_first > /dev/null; then
+		bad_${kind}_${act}_first || return 1
 	fi
 	xenstore-write $be/state 2
 	if [ "$kind" = vbd ]; then

@@ -160,6 +160,9 @@ static void blk_answer(unsigned char *slot, const unsigned char *req,
 #define CONS_OUT_CONS	3080
 #define CONS_OUT_PROD	3084
 
+/* Requests xswrite sends before it reads their replies. */
+#define XS_WINDOW	256
+
 /* Read exactly @len bytes of xenstored's socket, or die. */
 static void xs_read_all(int fd, void *buf, size_t len)
 {
@@ -172,13 +175,33 @@ static void xs_read_all(int fd, void *buf, size_t len)
 	}
 }
 
+/* Take one reply of xenstored's: 0 when it is a write's. */
+static int xs_reply(int fd, long i, const char *path)
+{
+	char reply[XENSTORE_PAYLOAD_MAX];
+	struct xsd_sockmsg msg;
+
+	xs_read_all(fd, &msg, sizeof(msg));
+	if (msg.len > sizeof(reply)) {
+		fprintf(stderr, "hostile: a reply of %u bytes\n", msg.len);
+		return 1;
+	}
+	xs_read_all(fd, reply, msg.len);
+	if (msg.type != XS_WRITE) {
+		fprintf(stderr, "hostile: write %ld of %s: reply type %u\n",
+			i, path, msg.type);
+		return 1;
+	}
+	return 0;
+}
+
 static int xswrite(const char *path, const char *value, long n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	size_t plen = strlen(path) + 1, vlen = strlen(value);
+	char buf[XENSTORE_PAYLOAD_MAX];
 	struct xsd_sockmsg msg;
-	char buf[XENSTORE_PAYLOAD_MAX], reply[XENSTORE_PAYLOAD_MAX];
-	long i;
+	long i, j;
 	int fd;
 
 	if (plen + vlen > sizeof(buf)) {
@@ -191,27 +214,23 @@ static int xswrite(const char *path, const char *value, long n)
 		die("connecting to xenstored");
 	memcpy(buf, path, plen);
 	memcpy(buf + plen, value, vlen);
-	/* All the requests first, then the replies: as fast as it goes. */
-	for (i = 0; i < n; i++) {
-		msg = (struct xsd_sockmsg) {
-			.type = XS_WRITE, .req_id = i, .len = plen + vlen,
-		};
-		if (write(fd, &msg, sizeof(msg)) != sizeof(msg) ||
-		    write(fd, buf, plen + vlen) != (ssize_t)(plen + vlen))
-			die("writing to xenstored");
-	}
-	for (i = 0; i < n; i++) {
-		xs_read_all(fd, &msg, sizeof(msg));
-		if (msg.len > sizeof(reply)) {
-			fprintf(stderr, "hostile: a reply of %u bytes\n", msg.len);
-			return 1;
+	/*
+	 * XS_WINDOW requests, then their replies, and again: as fast as it
+	 * goes, without filling the socket both ways.
+	 */
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && j < i + XS_WINDOW; j++) {
+			msg = (struct xsd_sockmsg) {
+				.type = XS_WRITE, .req_id = j,
+				.len = plen + vlen,
+			};
+			if (write(fd, &msg, sizeof(msg)) != sizeof(msg) ||
+			    write(fd, buf, plen + vlen) != (ssize_t)(plen + vlen))
+				die("writing to xenstored");
 		}
-		xs_read_all(fd, reply, msg.len);
-		if (msg.type != XS_WRITE) {
-			fprintf(stderr, "hostile: write %ld of %s: reply type %u\n",
-				i, path, msg.type);
-			return 1;
-		}
+		for (j = i; j < n && j < i + XS_WINDOW; j++)
+			if (xs_reply(fd, j, path))
+				return 1;
 	}
 	printf("hostile: %s written %ld times\n", path, n);
 	return 0;
