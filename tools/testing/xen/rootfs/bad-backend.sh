@@ -344,7 +344,7 @@ run_bad() {
 		if [ "$kind" = vif ]; then
 			xenstore-write $fe/handle $v $fe/mac 00:16:3e:00:00:$(printf %02x $v)
 		else
-			xenstore-write $fe/virtual-device $v
+			xenstore-write $fe/virtual-device $v $fe/device-type disk
 		fi
 		for kv in $(echo "$nodes" | tr , ' '); do
 			xenstore-write $be/${kv%%=*} ${kv#*=}
