@@ -1892,9 +1892,9 @@ STATEFLOOD_CLOSE_CS = 1000
 # several MiB.
 STORM_SLAB_KIB = 2048
 
-# What the guest must log besides: the flood after vif-11's bad answer is
-# slowed down (each event finds nothing to do once the vif is broken).
-NETBAD_ALSO = [r'port \d+ \(irq \d+\) raises spurious events; delaying them']
+# The line of a channel whose events, all spurious, are slowed down:
+# netfront-bad's after vif-11's bad answer, and console-flood's.
+SPURIOUS_LINES = [r'port \d+ \(irq \d+\) raises spurious events; delaying them']
 
 
 def judge_bad(s, out, serial):
@@ -1903,7 +1903,8 @@ def judge_bad(s, out, serial):
     console = os.path.join(out, 'console', f'guest-{name}.log')
     what, kind, lines, also = (('blkbad', 'vbd', BLKBAD_LINES, [])
                                if s.blkbad else
-                               ('netbad', 'vif', NETBAD_LINES, NETBAD_ALSO))
+                               ('netbad', 'vif', NETBAD_LINES,
+                                SPURIOUS_LINES))
     if s.cases:
         lines = {v: p for v, p in lines.items() if v in s.cases.split()}
         also = also if '11' in lines and s.netbad else []
@@ -1966,7 +1967,7 @@ def judge_conflood(s, out, serial):
     if bad:
         return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     text = read(console)
-    for pat in NETBAD_ALSO:
+    for pat in SPURIOUS_LINES:
         if not re.search(pat, text):
             return Result(s, False, f'no line matches {pat!r}: the events '
                           'were not taken for spurious', console)

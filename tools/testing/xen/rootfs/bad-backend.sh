@@ -5,7 +5,7 @@
 # given, while paused, devices whose backend is this script and
 # /job/hostile (rootfs/hostile.c), not Xen's.  Each case below is one
 # device; the harness (judge_bad) knows the one line the guest must log
-# for it.  Uses run.sh's say, after, past and wait_log.
+# for it.  Uses run.sh's say, clock_cs, after, past and wait_log.
 #
 # A case is DEVICE:OFFER:ACTION for a vif, DEVICE:SECTOR-SIZE:SECTORS:
 # OFFER:ACTION for a vbd.  OFFER names nodes, comma separated (or -), the
