@@ -398,11 +398,33 @@ run_bad() {
 		xl destroy "$n"; return 1
 	fi
 	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 $((tmo * 10)) ||
-	   ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
+	   ! timeout $([ -n "$survey" ] && echo 40 || echo 120) \
+		xl shutdown -w "$n" > /dev/null 2>&1 ||
 	   xl domid "$n" > /dev/null 2>&1; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
 	step shutdown=ok
+}
+
+# run_survey NAME CFG TIMEOUT KIND [DEVICE...]: run_bad's survey, each
+# case (of KIND, or of the DEVICEs named) in a domU of its own, named
+# NAME-DEVICE-a1: a case that leaves a frontend, or the guest's watch
+# thread, stuck cannot spoil the cases after it.
+run_survey() {
+	local sname=$1 scfg=$2 stmo=$3 skind=$4 sv
+	shift 4
+	if [ $# -eq 0 ]; then
+		if [ "$skind" = vbd ]; then
+			set -- $(for spec in $BLKBAD; do echo "${spec%%:*}"; done)
+		else
+			set -- $(for spec in $NETBAD; do echo "${spec%%:*}"; done)
+		fi
+	fi
+	for sv in "$@"; do
+		run_bad "$sname-$sv" "$scfg" "$stmo" "$skind" survey "$sv"
+		xl destroy "$sname-$sv-a1" > /dev/null 2>&1
+	done
+	return 0
 }
 
 # run_console_flood NAME CFG TIMEOUT: a busybox domU (pvops.control=1)
