@@ -462,6 +462,16 @@ def run_native(scen, kernels, assets, logdir):
                   '-append', 'console=ttyS0 panic=-1 loglevel=6 ' +
                   scen.cmdline]
     in_time, secs = run_qemu(cmd, serial, timeout)
+    return judge_native(scen, d, in_time, secs, cut)
+
+
+def judge_native(scen, d, in_time=True, secs=0, cut=False):
+    """Judge a native boot from its serial log in @d.
+
+    @in_time, @secs and @cut say how QEMU ended (run_qemu, limit); a
+    re-judged log is taken to have ended in time.
+    """
+    serial = os.path.join(d, 'serial.log')
     text = read(serial)
     m = INIT_RE.search(text)
     if not m:
@@ -1822,8 +1832,6 @@ def judge_debian(s, out, serial):
     """Judge a Debian scenario: every step must have printed ok."""
     if s.repeat:
         return judge_debian_repeat(s, out, serial)
-    if s.pairs:
-        return judge_pairs(s, out, serial)
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
     steps = domu_steps(read(serial), name, 'debian')
@@ -2035,6 +2043,8 @@ def judge_domu(s, out, serial):
         return judge_conflood(s, out, serial)
     if s.blkbad or s.netbad:
         return judge_bad(s, out, serial)
+    if s.debian and s.pairs:
+        return judge_pairs(s, out, serial)
     if s.debian:
         return judge_debian(s, out, serial)
     if s.repeat:
@@ -2308,43 +2318,7 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     subprocess.run(['debugfs', '-R', f'rdump /out {d}', img],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.remove(img)
-    text = read(serial)
-    results = []
-    for s in scens:
-        if s.role == 'dom0':
-            m = re.search(MARK + r'dom0 up (.*)', text)
-            if not m:
-                why = re.search(MARK + r'dom0 FAILED: (.*)', text)
-                results.append(Result(s, False, why.group(1) if why else
-                                      'dom0 never came up', serial))
-                continue
-            f = parse_fields(m.group(1))
-            if not (f.get('xenstored') and f.get('xenconsoled')):
-                results.append(Result(s, False, 'toolstack daemons not '
-                                      'running', serial))
-            elif f.get('guest_type') != 'PV':
-                results.append(Result(s, False, 'dom0 guest_type='
-                                      f'{f.get("guest_type")}, expected PV',
-                                      serial))
-            elif re.search(r'Kernel panic|Dom0 crashed', text):
-                results.append(Result(s, False, 'dom0 crashed: '
-                                      + re.search(r'(Kernel panic.*|Dom0 crashed.*)',
-                                                  text).group(1), serial))
-            elif not re.search(MARK + r'job done', text):
-                results.append(Result(s, False, 'dom0 did not finish its job'
-                                      f' ({"timeout" if not in_time else "stopped"})',
-                                      serial))
-            else:
-                results.append(Result(s, True, f'Xen {f.get("xen")}, '
-                                      f'xenstored and xenconsoled up', serial))
-        else:
-            try:
-                results.append(judge_domu(s, out, serial))
-            except Exception as e:  # noqa: BLE001 -- one judge, not the run
-                # A harness bug: fail this scenario, keep the others' results.
-                results.append(Result(s, False, 'the harness could not judge '
-                                      f'it ({type(e).__name__}: {e}); its '
-                                      f'lines are in {serial}', serial))
+    results = judge_xen(scens, d, in_time)
     if in_time is None or (not in_time and cut):
         for r in results:
             if not r.ok:
@@ -2359,6 +2333,75 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     return results
 
 
+def judge_dom0(s, serial, in_time=True):
+    """Judge dom0 itself from the serial log of its Xen boot."""
+    text = read(serial)
+    m = re.search(MARK + r'dom0 up (.*)', text)
+    if not m:
+        why = re.search(MARK + r'dom0 FAILED: (.*)', text)
+        return Result(s, False, why.group(1) if why else
+                      'dom0 never came up', serial)
+    f = parse_fields(m.group(1))
+    if not (f.get('xenstored') and f.get('xenconsoled')):
+        return Result(s, False, 'toolstack daemons not running', serial)
+    if f.get('guest_type') != 'PV':
+        return Result(s, False, 'dom0 guest_type='
+                      f'{f.get("guest_type")}, expected PV', serial)
+    if re.search(r'Kernel panic|Dom0 crashed', text):
+        return Result(s, False, 'dom0 crashed: '
+                      + re.search(r'(Kernel panic.*|Dom0 crashed.*)',
+                                  text).group(1), serial)
+    if not re.search(MARK + r'job done', text):
+        return Result(s, False, 'dom0 did not finish its job'
+                      f' ({"timeout" if not in_time else "stopped"})',
+                      serial)
+    return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
+                  'up', serial)
+
+
+def judge_xen(scens, d, in_time=True):
+    """Judge the scenarios of one Xen boot from what it left in @d."""
+    serial = os.path.join(d, 'serial.log')
+    out = os.path.join(d, 'out')
+    results = []
+    for s in scens:
+        try:
+            results.append(judge_dom0(s, serial, in_time) if s.role == 'dom0'
+                           else judge_domu(s, out, serial))
+        except Exception as e:  # noqa: BLE001 -- one judge, not the run
+            # A harness bug: fail this scenario, keep the others' results.
+            results.append(Result(s, False, 'the harness could not judge '
+                                  f'it ({type(e).__name__}: {e}); its '
+                                  f'lines are in {serial}', serial))
+    return results
+
+
+def rejudge(logdir, scens):
+    """Judge again the saved logs of a run, for those of @scens it ran.
+
+    For a change to a judge, or to the harness itself: the same logs must
+    get the same verdicts.  A run that hit its limit is judged as one
+    that ended in time.
+    """
+    results = []
+    for s in scens:
+        d = os.path.join(logdir, s.name if s.role == 'native' else
+                         f'xen-dom0-{s.dom0 or s.kernel}')
+        text = read(os.path.join(d, 'serial.log'))
+        if not text or (s.role in GUEST_TYPE and not re.search(
+                MARK + rf'domu {re.escape(s.name)}-', text)):
+            continue
+        results += (judge_xen([s], d) if s.role != 'native'
+                    else [judge_native(s, d)])
+    for r in results:
+        print(f'{"PASS" if r.ok else "FAIL"} {r.scen.name}: {r.why} '
+              f'(log: {r.logfile})')
+    npass = sum(r.ok for r in results)
+    print(f'harness: {npass} passed, {len(results) - npass} failed '
+          '(re-judged)')
+    return 0 if npass == len(results) else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -2369,6 +2412,10 @@ def main():
     ap.add_argument('--kunit-tool', help="the kernel's kunit.py, to parse "
                     'KTAP (for kunit-* scenarios)')
     ap.add_argument('--list', action='store_true', help='list scenarios')
+    ap.add_argument('--rejudge', metavar='LOGDIR',
+                    help='boot nothing: judge again the logs a run left in '
+                    'LOGDIR (one of --logs\'s timestamped directories), '
+                    'for the scenarios named or else every one it ran')
     ap.add_argument('scenarios', nargs='*',
                     help=f'scenario names (default: {" ".join(DEFAULT)})')
     a = ap.parse_args()
@@ -2379,6 +2426,9 @@ def main():
         for s in SCENARIOS:
             print(f'{s.name:20} {s.doc}{" [default]" if s.name in DEFAULT else ""}')
         return 0
+    if a.rejudge:
+        return rejudge(a.rejudge, [table[n] for n in a.scenarios
+                                   if n in table] or SCENARIOS)
     names = a.scenarios or DEFAULT
     unknown = [n for n in names if n not in table]
     if unknown:
