@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The hostile-backend suite, sourced by dom0's job script (run.sh) when a
-# blkbad or netbad scenario runs: a busybox domU (pvops.control=1) is
+# The hostile-backend suite, sourced by run.sh with the rest of dom0's
+# shell library (job/*.sh); a blkbad or netbad scenario (run_bad,
+# run_survey) runs it: a busybox domU (pvops.control=1) is
 # given, while paused, devices whose backend is this script and
-# /job/hostile (rootfs/hostile.c), not Xen's.  Each case below is one
+# /job/hostile (job/hostile.c), not Xen's.  Each case below is one
 # device; the harness (judge_bad) knows the one line the guest must log
-# for it.  Uses run.sh's say, clock_cs, after, past and wait_log.
+# for it.  Uses lib.sh's say, clock_cs, after, past and wait_log.
 #
 # A case is DEVICE:OFFER:ACTION for a vif, DEVICE:SECTOR-SIZE:SECTORS:
 # OFFER:ACTION for a vbd.  OFFER names nodes, comma separated (or -), the

@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Judges of the busybox domUs: boot to init, boots in a row, control
+with xl, the console's crash and stall cases, the clock, the
+xenstore benchmark and the xenbus test devices.
+"""
+
+import os
+import re
+
+from harness_common import (
+    GUEST_TYPE, INIT_RE, MARK, domu_steps, failed_step, last_attempt,
+    parse_fields, read, Result, triple_fault)
+
+
+def judge_xsbench(s, res, out, serial):
+    """Judge the xenstore benchmark's line in a booted domU's console."""
+    m = re.search(MARK + r'xsbench (.*)', read(res.logfile))
+    if not m:
+        return Result(s, False, 'no xsbench line in the console log'
+                      + triple_fault(s, out, serial), res.logfile)
+    f = parse_fields(m.group(1))
+    if f.get('errors') != '0' or f.get('reads') != '32000':
+        return Result(s, False, f'xsbench: {m.group(1).strip()}',
+                      res.logfile)
+    return Result(s, True, f'{f["reads"]} reads in {f["seconds"]} s: '
+                  f'{f["rate"]} reads/s; guest busy {f.get("busy", "?")}, '
+                  f'{f.get("cpu_ms_per_kread", "?")} CPU-ms and '
+                  f'{f.get("events_per_kread", "?")} xenbus events per '
+                  f'1,000 reads', res.logfile, float(f['rate']))
+
+
+CONTROL_STEPS = ['boot', 'vcpu-down', 'vcpu-up', 'reboot', 'shutdown']
+
+
+def judge_control(s, out, serial):
+    """Judge a control scenario: every step must have printed ok."""
+    name = f'{s.name}-a1'
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    steps = domu_steps(read(serial), name, 'control')
+    bad = failed_step(steps, CONTROL_STEPS)
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
+    return Result(s, True, 'xl vcpu-set down and up, xl reboot (new domid '
+                  f'{steps.get("domid")}), xl shutdown', console)
+
+
+def judge_repeat(s, out, serial):
+    """Judge a repeated boot: every one of them reached init as PVH/PV.
+
+    Only a scenario with a flake budget (the reference's) may have retried
+    a boot; the last attempt of each boot counts.
+    """
+    text = read(serial)
+    last = {}
+    flakes = 0
+    for name, idx, rest in re.findall(
+            MARK + rf'domu ({re.escape(s.name)}-r(\d+)-a\d+) (.*)', text):
+        if parse_fields(rest).get('result') == 'triple-fault':
+            flakes += 1
+        last[int(idx)] = (name, rest)
+    secs = []
+    for _, (name, rest) in sorted(last.items()):
+        f = parse_fields(rest)
+        console = os.path.join(out, 'console', f'guest-{name}.log')
+        if f.get('result') != 'init':
+            return Result(s, False, f'{name}: {" ".join(rest.split()[:3])} '
+                          f'after {len(secs)} good boots (Xen log: {serial})',
+                          console)
+        m = INIT_RE.search(read(console))
+        g = parse_fields(m.group(1)) if m else {}
+        if g.get('guest_type') != GUEST_TYPE[s.role]:
+            return Result(s, False, f'{name}: no init line of a '
+                          f'{GUEST_TYPE[s.role]} guest in its console log',
+                          console)
+        secs.append(f.get('init_seconds', '?'))
+    if len(secs) != s.repeat:
+        return Result(s, False, f'{len(secs)} of {s.repeat} boots ran '
+                      f'(Xen log: {serial})', serial)
+    # A guest that powers off within dom0's 0.1 s poll of its console
+    # reached init at a time nobody saw: it counts as a boot, not as a time.
+    timed = [float(t) for t in secs if re.fullmatch(r'\d+(\.\d+)?', t)]
+    untimed = (f'; {len(secs) - len(timed)} boot(s) powered off before '
+               'dom0 saw their init line, not timed' if len(timed) < len(secs)
+               else '')
+    retried = (f'; {flakes} triple fault(s) retried ({s.flake_note})'
+               if flakes else '')
+    mean = sum(timed) / len(timed) if timed else None
+    timing = (f'; create to init min {min(timed):.1f} s, mean {mean:.2f} s, '
+              f'max {max(timed):.1f} s' if timed else '')
+    return Result(s, True, f'{s.repeat} boots in a row reached init{timing}'
+                  f'{untimed}{retried}', serial, mean)
+
+
+# The bad test devices: each must be reported once, by one clear line.
+XBDEV_LINES = [r'pvopstest-1: .*backend-id is not a domain id',
+               r'pvopstest-2: .*holds "42", not a state: closing']
+
+
+def judge_xbdev(s, res):
+    """Judge the log lines of the bad test devices (xbtest_setup)."""
+    text = read(res.logfile)
+    for pat in XBDEV_LINES:
+        n = len(re.findall(pat, text))
+        if n != 1:
+            return Result(s, False, f'{n} log lines match {pat!r}, '
+                          'expected exactly 1', res.logfile)
+    return Result(s, True, res.why + '; bad backends logged once each',
+                  res.logfile)
+
+
+def judge_domu_boot(s, out, serial):
+    """Judge that a domU booted to init, and its clock if asked."""
+    last = last_attempt(s, out, serial)
+    if not last:
+        return Result(s, False, 'dom0 never ran this domU', serial)
+    name, rest, console, retries = last
+    f = parse_fields(rest)
+    if f.get('result') != 'init':
+        return Result(s, False, f'{" ".join(rest.split()[:3])} (Xen log: '
+                      f'{serial})', console)
+    m = INIT_RE.search(read(console))
+    if not m:
+        return Result(s, False, 'dom0 saw init, but the console log '
+                      'extracted from the job disk lacks it', console)
+    # Reaching init and powering off do not make a guest that oopsed
+    # (or died) on the way well.
+    oops = re.search(r'(Oops|BUG:|Kernel panic|WARNING:).*', read(console))
+    if oops:
+        return Result(s, False, f'guest logged: {oops.group(0).strip()}',
+                      console)
+    g = parse_fields(m.group(1))
+    want = GUEST_TYPE[s.role]
+    if g.get('hypervisor') != 'xen' or g.get('guest_type') != want:
+        return Result(s, False, f'booted as hypervisor={g.get("hypervisor")} '
+                      f'guest_type={g.get("guest_type")}, expected xen/{want}',
+                      console)
+    extra = f', {retries} flake retr{"y" if retries == 1 else "ies"}' \
+        if retries else ''
+    why = judge_sys_hypervisor(s, name, read(console), read(serial))
+    if why:
+        return Result(s, False, why, console)
+    if s.clock:
+        return judge_clock(s, name, read(console), read(serial), extra,
+                           console)
+    return Result(s, True, f'create to init {f.get("init_seconds")} s '
+                  f'(uptime {g.get("uptime")} s), to power-off '
+                  f'{f.get("seconds")} s, cpus={g.get("cpus")}{extra}',
+                  console)
+
+
+# What guest-init's pvops.crash lines carry after their number.
+CRASH_PAYLOAD = ('0123456789abcdefghijklmnopqrstuvwxyz'
+                 'ABCDEFGHIJKLMNOPQRSTUVWXYZ+-')
+
+
+def judge_crash(s, out, serial):
+    """Judge a console that took a flood of printk lines, then a panic.
+
+    Every numbered line must be there once, whole and in order; after
+    them the panic line and its trace to the end; no other oops; and
+    xl's log must say the domain shut down for a crash (reason code 3),
+    which it does only when the kernel told Xen.  With a stall, lines
+    must have been dropped instead (those that are whole still in
+    order), the kernel must say it logged the stall once, and the panic
+    comes after that.
+    """
+    last = last_attempt(s, out, serial)
+    if not last:
+        return Result(s, False, 'dom0 never ran this domU', serial)
+    name, rest, console, _ = last
+    f = parse_fields(rest)
+    ctext = read(console)
+    if not INIT_RE.search(ctext):
+        return Result(s, False, f'{" ".join(rest.split()[:3])}: no init '
+                      f'(Xen log: {serial})', console)
+    got = [(m.start(), int(m.group(1)), int(m.group(2)), m.group(3))
+           for m in re.finditer(MARK + r'console (\d+)/(\d+) ([^\r\n]*)',
+                                ctext)]
+    whole = [i for _, i, total, body in got
+             if total == s.crash and body == CRASH_PAYLOAD]
+    missing = sorted(set(range(1, s.crash + 1)) - set(whole))
+    if s.stall and not missing:
+        return Result(s, False, f'all {s.crash} printk lines came through '
+                      f'a console stopped for {s.stall} s: was it stopped? '
+                      f'(Xen log: {serial})', console)
+    if not s.stall and missing:
+        return Result(s, False, f'{len(missing)} of {s.crash} printk lines '
+                      f'missing or damaged (the first: {missing[:1]}), '
+                      f'{len(whole)} whole ones', console)
+    if whole != sorted(set(whole)):
+        return Result(s, False, 'the printk lines are out of order or '
+                      'repeated', console)
+    tail = ctext[got[-1][0]:] if got else ''
+    if s.stall:
+        m = re.search(MARK + r'console stall logged=(\d+)', tail)
+        if not m or m.group(1) != '1':
+            return Result(s, False, 'the kernel logged the stall '
+                          f'{m.group(1) if m else "(no answer)"} times, '
+                          'not once', console)
+        tail = tail[m.end():]
+    m = re.search(r'Kernel panic - not syncing: sysrq triggered crash', tail)
+    if not m:
+        return Result(s, False, 'no panic line after the printk lines',
+                      console)
+    if '</TASK>' not in tail[m.end():]:
+        return Result(s, False, "the panic's trace is cut short", console)
+    oops = re.search(r'(Oops|BUG:|WARNING:).*', ctext)
+    if oops:
+        return Result(s, False, f'guest logged: {oops.group(0).strip()}',
+                      console)
+    if f.get('result') != 'init' or f.get('crashed') != '1':
+        return Result(s, False, 'Xen was not told of the panic '
+                      f'({" ".join(rest.split()[:3])}; xl has no "reason '
+                      f'code 3" for it in {out}/{name}.xl.log)', console)
+    if s.stall:
+        return Result(s, True, f'xenconsoled stopped for {s.stall} s: '
+                      f'{len(missing)} of {s.crash} printk lines dropped, '
+                      'the stall logged once, no hang; then the panic with '
+                      'its whole trace; Xen told of the crash; '
+                      f'{f.get("seconds")} s from create', console)
+    kib = s.crash * len(f'{MARK}console {s.crash}/{s.crash} '
+                        f'{CRASH_PAYLOAD}\n') // 1024
+    return Result(s, True, f'{s.crash} printk lines (about {kib} KiB) whole '
+                  'and in order, then the panic with its whole trace; Xen '
+                  f'told of the crash; {f.get("seconds")} s from create',
+                  console)
+
+
+def judge_sys_hypervisor(s, name, console_text, serial_text):
+    """Check the guest's /sys/hypervisor against dom0; '' when it agrees.
+
+    Our kernel must print the line; the reference's is checked if there.
+    """
+    m = re.search(MARK + r'sys-hypervisor (.*)', console_text)
+    if not m:
+        return ('no sys-hypervisor line: /sys/hypervisor/version missing'
+                if s.kernel == 'ours' else '')
+    g = parse_fields(m.group(1))
+    want_uuid = re.search(MARK + rf'domu {re.escape(name)} uuid=(\S+)',
+                          serial_text)
+    want_xen = re.search(MARK + r'dom0 up .*xen=(\S+)', serial_text)
+    if not want_uuid or g.get('uuid') != want_uuid.group(1).strip():
+        return (f'/sys/hypervisor/uuid {g.get("uuid")}, xl says '
+                f'{want_uuid.group(1).strip() if want_uuid else "nothing"}')
+    if not want_xen or g.get('version') != want_xen.group(1).strip():
+        return (f'/sys/hypervisor version {g.get("version")}, xl info says '
+                f'{want_xen.group(1).strip() if want_xen else "nothing"}')
+    if g.get('pagesize') != '1000':
+        return f'/sys/hypervisor/properties/pagesize {g.get("pagesize")}'
+    return ''
+
+
+def judge_clock(s, name, console_text, serial_text, extra, console):
+    """Compare the guest's clock over its sleep with dom0's."""
+    up = dict(re.findall(MARK + r'clock (start|end) uptime=([\d.]+)',
+                         console_text))
+    m = re.search(MARK + rf'domu {re.escape(name)} clock dom0_seconds=([\d.]+)',
+                  serial_text)
+    if len(up) != 2 or not m:
+        return Result(s, False, 'no clock lines from the guest or dom0',
+                      console)
+    guest = float(up['end']) - float(up['start'])
+    dom0 = float(m.group(1))
+    ratio = guest / dom0 if dom0 else 0.0
+    # dom0 sees each line within its 0.1 s poll: allow that on top of 1%.
+    ok = abs(guest - dom0) <= 0.01 * dom0 + 0.2
+    return Result(s, ok, f'guest {guest:.2f} s vs dom0 {dom0:.2f} s over a '
+                  f'{s.clock} s sleep, ratio {ratio:.4f}{extra}', console)

@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The emulator runner: QEMU for native boots, and one boot of Xen 4.17
+per dom0 kernel, which runs dom0's job (harness_job) and is judged
+once it is over (harness_judge).
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+from harness_common import GUEST_TYPE, MARK, limit, log, Result
+from harness_hostile import survey_domus
+from harness_job import make_job
+from harness_judge import judge_native, judge_xen
+
+
+QEMU = ['qemu-system-x86_64', '-nic', 'none', '-display', 'none',
+        '-monitor', 'none', '-no-reboot', '-cpu', 'qemu64,+svm,+npt']
+
+
+XEN_ARGS = ('console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M '
+            'dom0_max_vcpus=1 dom0_vcpus_pin loglvl=all guest_loglvl=all')
+# dom0 has one vCPU, so its backends would offer one queue a device;
+# two let the frontends' multi-queue paths run (for either domU kernel).
+
+
+DOM0_ARGS = ('console=hvc0 earlyprintk=xen root=/dev/vda rw '
+             'init=/sbin/pvops-dom0-init xen_blkback.max_queues=2 '
+             'xen_netback.max_queues=2')
+
+
+def monitor_dump(sock, path):
+    """Ask QEMU's monitor on @sock for every CPU's registers, into @path.
+
+    For a machine that stopped talking: the RIPs say whether the emulated
+    CPUs are stuck in Xen (0xffff82d0...), in dom0 or in a guest.
+    """
+    out = []
+    try:
+        with socket.socket(socket.AF_UNIX) as c:
+            c.settimeout(5)
+            c.connect(sock)
+            for cmd in (b'', b'info cpus\n', b'info registers -a\n'):
+                c.sendall(cmd)
+                buf = b''
+                while not buf.endswith(b'(qemu) '):
+                    chunk = c.recv(65536)
+                    if not chunk:
+                        break
+                    buf += chunk
+                # Without the monitor's echo of the command being typed.
+                out += [ln for ln in buf.decode(errors='replace').splitlines()
+                        if '\x1b' not in ln]
+    except OSError as e:
+        out.append(f'monitor: {e}')
+    with open(path, 'w') as f:
+        f.write('\n'.join(out))
+
+
+def run_qemu(cmd, serial, timeout, stall=None, monitor=None):
+    """Run QEMU until it exits or @timeout; echo harness lines as they come.
+
+    With @stall, the machine must print a harness line at least every
+    @stall seconds (dom0 says "alive" every 30 s), or it is taken for hung
+    and stopped.  Before a hung or timed-out machine is stopped, its CPUs'
+    registers go to serial.log.cpus, when @cmd opened a monitor on the
+    Unix socket @monitor.
+
+    Returns (exited_in_time, seconds); exited_in_time is None for a hung
+    machine, False for one that ran out of time.
+    """
+    start = last = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL,
+                            stderr=open(serial + '.qemu-stderr', 'w'))
+    seen = 0
+    while True:
+        try:
+            proc.wait(timeout=1)
+            done = True
+        except subprocess.TimeoutExpired:
+            done = False
+        if os.path.exists(serial):
+            with open(serial, 'rb') as f:
+                f.seek(seen)
+                data = f.read()
+            # Only whole lines; the rest is read again next time.
+            cut = data.rfind(b'\n') + 1
+            seen += cut
+            for line in data[:cut].decode(errors='replace').splitlines():
+                if MARK in line:
+                    last = time.monotonic()
+                    said = line[line.index(MARK) + len(MARK):]
+                    if not said.startswith('alive '):
+                        print('    ' + said, flush=True)
+        if done:
+            return True, time.monotonic() - start
+        hung = stall and time.monotonic() - last > stall
+        if hung or time.monotonic() - start > timeout:
+            if monitor:
+                monitor_dump(monitor, serial + '.cpus')
+            if hung:
+                log(f'no line from dom0 for {stall} s: taken for hung; '
+                    f'its CPUs: {serial}.cpus')
+            proc.kill()
+            proc.wait()
+            return None if hung else False, time.monotonic() - start
+
+
+def run_native(scen, kernels, assets, logdir):
+    d = os.path.join(logdir, scen.name)
+    os.makedirs(d, exist_ok=True)
+    serial = os.path.join(d, 'serial.log')
+    timeout, cut = limit(scen.timeout)
+    if timeout <= 0:
+        return Result(scen, False, 'not run: make check\'s deadline '
+                      '(XEN_PVOPS_DEADLINE) had passed', serial)
+    log(f'{scen.name}: booting {scen.kernel} kernel natively in QEMU')
+    cmd = QEMU + ['-smp', '2', '-m', '512', '-serial', 'file:' + serial,
+                  '-kernel', kernels[scen.kernel],
+                  '-initrd', os.path.join(assets, 'guest.cpio.gz'),
+                  '-append', 'console=ttyS0 panic=-1 loglevel=6 ' +
+                  scen.cmdline]
+    in_time, secs = run_qemu(cmd, serial, timeout)
+    return judge_native(scen, d, in_time, secs, cut)
+
+
+# dom0 says "alive" every 30 s; this long without a line, it is hung.
+STALL = int(os.environ.get('XEN_PVOPS_STALL', '300'))
+
+
+def run_xen(dom0_kernel, scens, kernels, assets, logdir):
+    domus = [s for s in scens if s.role in GUEST_TYPE]
+    d = os.path.join(logdir, f'xen-dom0-{dom0_kernel}')
+    os.makedirs(d, exist_ok=True)
+    serial = os.path.join(d, 'serial.log')
+    jobdir = os.path.join(d, 'job')
+    img = make_job(jobdir, kernels, assets, domus)
+    # A pair scenario may replace up to half its pairs (run_pairs).
+    budget = 120 + sum(s.timeout * max(1, s.repeat,
+                                       2 * (s.pairs + (s.pairs + 1) // 2),
+                                       survey_domus(s)) *
+                       (1 + s.flake_retries)
+                       for s in domus)
+    budget, cut = limit(budget)
+    if budget <= 0:
+        return [Result(s, False, 'not run: make check\'s deadline '
+                       '(XEN_PVOPS_DEADLINE) had passed', d) for s in scens]
+    log(f'booting Xen 4.17 + {dom0_kernel} dom0 with '
+        f'{len(domus)} domU(s): {", ".join(s.name for s in domus) or "none"}'
+        f' (limit {budget} s)')
+    # XEN_PVOPS_TCG=single: one host thread for both emulated CPUs.
+    tcg = os.environ.get('XEN_PVOPS_TCG', 'multi')
+    sockdir = tempfile.mkdtemp(prefix='pvops-qemu-')
+    monitor = os.path.join(sockdir, 'monitor')
+    qemu = QEMU[:]
+    qemu[qemu.index('-monitor') + 1] = f'unix:{monitor},server=on,wait=off'
+    cmd = qemu + ['-accel', f'tcg,thread={tcg}',
+                  '-smp', '2', '-m', '3072', '-serial', 'file:' + serial,
+                  '-kernel', os.path.join(assets, 'xen-4.17'),
+                  '-append', XEN_ARGS,
+                  '-initrd', f'{kernels[dom0_kernel]} {DOM0_ARGS}',
+                  '-drive', 'file=' + os.path.join(assets, 'dom0.img') +
+                  ',if=virtio,format=raw,snapshot=on',
+                  '-drive', f'file={img},if=virtio,format=raw']
+    if any(s.debian for s in domus):
+        # dom0's /dev/vdc; writes go to a throw-away overlay.
+        cmd += ['-drive', 'file=' + os.path.join(assets, 'debian-domu.img')
+                + ',if=virtio,format=raw,snapshot=on']
+    in_time, secs = run_qemu(cmd, serial, budget, stall=STALL,
+                             monitor=monitor)
+    shutil.rmtree(sockdir, ignore_errors=True)
+    # The job disk's out/ holds the domU consoles and dom0's reports.
+    out = os.path.join(d, 'out')
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(['debugfs', '-R', f'rdump /out {d}', img],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.remove(img)
+    results = judge_xen(scens, d, in_time)
+    if in_time is None or (not in_time and cut):
+        for r in results:
+            if not r.ok:
+                r.why += (f' (the machine hung: no line from dom0 for {STALL}'
+                          f' s; its CPUs: {serial}.cpus)' if in_time is None
+                          else ' (the run was stopped at make check\'s '
+                          'deadline)')
+    if in_time is False:
+        log(f'Xen boot with {dom0_kernel} dom0 hit its {budget} s limit' +
+            (' (make check\'s deadline, XEN_PVOPS_DEADLINE)' if cut else '') +
+            f'; the serial log {serial} shows where it stood')
+    return results

@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Judges of the hostile-backend suite (job/hostile.sh, job/hostile.c):
+the one line each bad device must log, the console flood, and the
+reference kernel's survey.
+"""
+
+import os
+import re
+
+from harness_common import domu_steps, failed_step, log, read, Result
+
+
+# Each hostile case (job/hostile.sh): its device, and the one line
+# the frontend must log, or None where the backend did nothing wrong.
+BLKBAD_LINES = {'51712': r'vbd-51712: backend sector-size 3000',
+                '51728': r'vbd-51728: backend sectors 0',
+                '51744': r'vbd-51744: backend sectors 7',
+                '51760': r'vbd-51760: backend \S+: answered unknown id 200',
+                '51776': r'vbd-51776: backend max-ring-page-order 40, not '
+                         r'0 to 31',
+                '51792': r'vbd-51792: backend multi-queue-max-queues 0, '
+                         r'not 1 to',
+                '51808': r'vbd-51808: backend feature-max-indirect-segments '
+                         r'100000, not 0 to 4096',
+                '51824': r'vbd-51824: backend \S+: answered with unknown '
+                         r'status 77',
+                '51840': r'vbd-51840: backend \S+: claims responses up to '
+                         r'index 2',
+                '51856': r'vbd-51856: backend \S+: claims responses up to '
+                         r'index 1000',
+                '51872': r'vbd-51872: backend \S+: answered with operation 3',
+                '51888': r'vbd-51888: backend \S+: held past the timeout the '
+                         r'request of id \d+',
+                '51904': r'vbd-51904: backend \S+: held past closing the '
+                         r'request of id \d+',
+                '51920': None,
+                '51936': r'vbd-51936: backend sector-size 4096, was 512',
+                '51952': r'vbd-51952: backend sectors 0',
+                # xvdq and xvdr: disks past xvdp take the extended form.
+                '268439552': None,
+                '268439808': r'vbd-268439808: backend Connected before it '
+                             r'waited for us',
+                '268440064': r'vbd-268440064: backend \S+: held past the '
+                             r'timeout the request of id \d+'}
+
+
+NETBAD_LINES = {'0': r'vif-0: backend mtu 70000',
+                '1': r'vif-1: backend does not copy received packets',
+                '2': r'vif-2: backend mtu 9000',
+                '3': r'vif-3: backend \S+: receive response id 300',
+                '4': r'vif-4: backend multi-queue-max-queues 0, not 1 to',
+                '5': r'vif-5: backend \S+: receive data past the page end '
+                     r'at offset 4000',
+                '6': r'vif-6: backend \S+: packet of more slots than',
+                '7': r'vif-7: backend \S+: extra information of type 9',
+                '8': r'vif-8: backend \S+: receive flags 16',
+                '9': r'vif-9: backend \S+: receive response producer 5000',
+                '10': r'vif-10: backend \S+: receive response id 0',
+                '11': r'vif-11: backend \S+: receive response id 300'}
+
+
+# How soon, in hundredths of a second, vbd 268439552 must see its backend
+# close after 1,000 Connected: a watch's events wait at most once a path.
+STATEFLOOD_CLOSE_CS = 1000
+
+
+# How much, in KiB, the guest's slab may grow while 50,000 Connected of
+# vbd 268440064 come and the watch thread waits: one event each would be
+# several MiB.
+STORM_SLAB_KIB = 2048
+
+
+# The line of a channel whose events, all spurious, are slowed down:
+# netfront-bad's after vif-11's bad answer, and console-flood's.
+SPURIOUS_LINES = [r'port \d+ \(irq \d+\) raises spurious events; delaying them']
+
+
+def judge_bad(s, out, serial):
+    """Each bad device closed with exactly one line; no oops; shutdown."""
+    name = f'{s.name}-a1'
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    what, kind, lines, also = (('blkbad', 'vbd', BLKBAD_LINES, [])
+                               if s.blkbad else
+                               ('netbad', 'vif', NETBAD_LINES,
+                                SPURIOUS_LINES))
+    if s.cases:
+        lines = {v: p for v, p in lines.items() if v in s.cases.split()}
+        also = also if '11' in lines and s.netbad else []
+    if s.survey:
+        return judge_survey(s, out, read(serial), what, kind, lines)
+    steps = domu_steps(read(serial), name, what)
+    bad = failed_step(steps, ['boot'] + [f'{kind}{v}' for v in lines] +
+                      ['leaks', 'shutdown'])
+    if bad:
+        last = steps.get('last')
+        if last:
+            bad += f' (grants and irqs at the end: {last})'
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
+    text = read(console)
+    for v, pat in lines.items():
+        if pat is None:
+            # Nothing wrong was done: the device logs no closing line.
+            pat = rf'{kind}-{v}: backend \S+: .*; closing'
+            want = 0
+        else:
+            want = 1
+        n = len(re.findall(pat, text))
+        if n != want:
+            return Result(s, False, f'{kind} {v}: {n} lines match {pat!r}, '
+                          f'expected {want}', console)
+    for pat in also:
+        if not re.search(pat, text):
+            return Result(s, False, f'no line matches {pat!r}', console)
+    # 50,000 Connected while the watch thread waits: no event kept each.
+    growth = steps.get('slab_growth')
+    if s.blkbad and '268440064' in lines and (
+            growth is None or int(growth) > STORM_SLAB_KIB):
+        return Result(s, False, 'vbd 268440064: the slab grew by '
+                      f'{growth} KiB under 50,000 Connected while the watch '
+                      f'thread waited (at most {STORM_SLAB_KIB})', console)
+    # After 1,000 Connected, the close must not wait for their handling.
+    closed_in = steps.get('closed_in')
+    if s.blkbad and '268439552' in lines and (not closed_in or int(closed_in) > STATEFLOOD_CLOSE_CS):
+        return Result(s, False, 'vbd 268439552 saw its backend close '
+                      f'{int(closed_in or 0) / 100} s after 1,000 '
+                      f'Connected (at most {STATEFLOOD_CLOSE_CS / 100} s)',
+                      console)
+    bad = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*', text)
+    if bad:
+        return Result(s, False, f'guest logged: {bad.group(0).strip()}',
+                      console)
+    closed = sum(p is not None for p in lines.values())
+    return Result(s, True, f'{len(lines)} {kind} cases: {closed} closed '
+                  f'with one log line each, {len(lines) - closed} kept '
+                  'working; then every grant and irq given back; guest '
+                  'shut down', console)
+
+
+def judge_conflood(s, out, serial):
+    """A console channel flooded: slowed down, and the guest lives on."""
+    name = f'{s.name}-a1'
+    console = os.path.join(out, 'console', f'guest-{name}.log')
+    steps = domu_steps(read(serial), name, 'conflood')
+    bad = failed_step(steps, ['boot', 'flood', 'shutdown'])
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
+    text = read(console)
+    for pat in SPURIOUS_LINES:
+        if not re.search(pat, text):
+            return Result(s, False, f'no line matches {pat!r}: the events '
+                          'were not taken for spurious', console)
+    oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*', text)
+    if oops:
+        return Result(s, False, f'guest logged: {oops.group(0).strip()}',
+                      console)
+    return Result(s, True, '20,000 events on the console channel, each '
+                  'moving nothing, taken for spurious and slowed down; '
+                  'guest shut down', console)
+
+
+def survey_domus(s):
+    """How many domUs a survey boots (one a case); 0 for the rest."""
+    if not s.survey:
+        return 0
+    lines = BLKBAD_LINES if s.blkbad else NETBAD_LINES
+    return len([v for v in lines if not s.cases or v in s.cases.split()])
+
+
+def judge_survey(s, out, text, what, kind, lines):
+    """What a kernel survived of the hostile cases, one domU a case.
+
+    For each case: whether the frontend did what ours must (closed, or
+    kept working where nothing was wrong), whether it gave back every
+    grant and irq once the backend closed (unknown where the kernel has
+    no debugfs xen/grants), whether the guest still shut down, and the
+    first oops it logged.  It passes when every case was tried.
+    """
+    tried = handled = down = oopsed = 0
+    for v in lines:
+        name = f'{s.name}-{v}-a1'
+        steps = domu_steps(text, name, what)
+        console = os.path.join(out, 'console', f'guest-{name}.log')
+        oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace|panic).*',
+                         read(console))
+        st = steps.get(f'{kind}{v}', 'not tried')
+        why = steps.lines.get(f'{kind}{v}', '')
+        tried += st != 'not tried'
+        handled += st == 'ok'
+        down += steps.get('shutdown') == 'ok'
+        oopsed += bool(oops)
+        log(f'  survey {s.name} {kind} {v}: case {st}'
+            + (f' ({why})' if st not in ('ok', 'not tried') else '')
+            + f'; leaks {steps.get("leaks", "unknown")}'
+            + f'; shutdown {steps.get("shutdown", "not reached")}'
+            + (f'; logged: {oops.group(0).strip()[:100]}' if oops else ''))
+    summary = (f'{handled} of {len(lines)} {kind} cases handled as ours '
+               f'must, {len(lines) - handled} not (stuck or failed: see '
+               f'the lines above); {down} domUs shut down, {oopsed} logged '
+               'an oops or warning')
+    return Result(s, tried == len(lines), summary,
+                  os.path.join(out, 'console'))

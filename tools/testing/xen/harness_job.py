@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0
+"""dom0's job disk: the kernels, the domU configurations, dom0's shell
+library (job/*.sh, sourced by run.sh) and run.sh, one line a scenario.
+"""
+
+import os
+import shutil
+import subprocess
+
+from harness_common import HERE
+
+JOB = os.path.join(HERE, 'job')
+
+
+# run.sh's head: dom0's shell library (job/*.sh), then a line every 30 s
+# so that the harness can tell a machine that hangs from one that is only
+# quiet (run_qemu's stall).  A line a scenario follows.
+RUN_SH_HEAD = r'''
+for lib in /job/sh/*.sh; do . "$lib"; done
+
+(while sleep 30; do say "alive uptime=$(cut -d' ' -f1 /proc/uptime)"; done) &
+alive=$!
+'''
+
+
+DEBIAN_CFG = '''type = "{type}"
+kernel = "/job/kernels/{kernel}.bzImage"
+extra = '{extra}'
+memory = 512
+vcpus = 2
+tsc_mode = "native"
+disk = ['format=raw, vdev=xvda, access=rw, script=/job/hotplug-block, target=/dev/vdc'{io_disk}]
+{vif}on_poweroff = "destroy"
+on_reboot = "{on_reboot}"
+on_crash = "destroy"
+'''
+
+
+DOMU_CFG = '''type = "{type}"
+kernel = "/job/kernels/{kernel}.bzImage"
+ramdisk = "/job/guest.cpio.gz"
+extra = "console=hvc0 loglevel=6 {cmdline}"
+memory = 256
+vcpus = 2
+tsc_mode = "native"
+on_poweroff = "destroy"
+on_reboot = "{on_reboot}"
+on_crash = "destroy"
+'''
+
+
+def make_job(jobdir, kernels, assets, domus):
+    for sub in ('cfg', 'kernels', 'out'):
+        os.makedirs(os.path.join(jobdir, sub), exist_ok=True)
+    shutil.copy(os.path.join(assets, 'guest.cpio.gz'), jobdir)
+    os.makedirs(os.path.join(jobdir, 'sh'), exist_ok=True)
+    for sh in sorted(os.listdir(JOB)):
+        if sh.endswith('.sh'):
+            shutil.copy(os.path.join(JOB, sh), os.path.join(jobdir, 'sh'))
+    script = [RUN_SH_HEAD]
+    for s in domus:
+        for k in (('ours', 'ref') if s.pairs else (s.kernel,)):
+            dst = os.path.join(jobdir, 'kernels', k + '.bzImage')
+            if not os.path.exists(dst):
+                shutil.copy(kernels[k], dst)
+        if s.debian:
+            for h in ('hotplug-block', 'hotplug-vif'):
+                shutil.copy(os.path.join(JOB, h), jobdir)
+            extra = f'console=hvc0 root=/dev/xvda rw {s.cmdline}'
+            if s.io or s.netio:
+                extra += (' systemd.run="/bin/sh /dev/xvdb" '
+                          'systemd.run_success_action=none '
+                          'systemd.run_failure_action=none')
+            cfgs = ({f'{s.name}-{k}': k for k in ('ours', 'ref')}
+                    if s.pairs else {s.name: s.kernel})
+            for cfg, kern in cfgs.items():
+                with open(os.path.join(jobdir, 'cfg', cfg + '.cfg'),
+                          'w') as f:
+                    # Only debian-io reboots its domU (xl reboot).
+                    # Anywhere else a reboot is a crash (a triple
+                    # fault is one) and must not boot the disk again
+                    # behind the script's back.
+                    f.write(DEBIAN_CFG.format(
+                        type=s.role, kernel=kern, extra=extra,
+                        on_reboot='restart' if s.io and not s.pairs
+                        else 'destroy',
+                        io_disk=", 'format=raw, vdev=xvdb, access=ro, "
+                        "script=/job/hotplug-block, target=/dev/loop7'"
+                        if s.io or s.netio else '',
+                        vif="vif = ['bridge=xenbr0, "
+                        "script=/job/hotplug-vif']\n" if s.net else ''))
+            if s.io or s.netio:
+                what = 'io' if s.io else 'net'
+                with open(os.path.join(HERE, 'rootfs', f'debian-{what}.sh'),
+                          'rb') as src:
+                    body = src.read()
+                with open(os.path.join(jobdir, f'{what}-script.img'),
+                          'wb') as dst:
+                    dst.write(body + bytes(65536 - len(body)))
+                if s.pairs:
+                    script.append(f'run_pairs {what} {s.name} {s.timeout} '
+                                  f'{s.pairs} || debian_repair {s.name}\n')
+                    continue
+                script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
+                              f'{s.timeout} || debian_repair {s.name}\n')
+                continue
+            if s.repeat:
+                script.append(f'run_debian_repeat {s.name} {s.name}.cfg '
+                              f'{s.timeout} {s.repeat} '
+                              f'|| debian_repair {s.name}\n')
+                continue
+            script.append(f'run_debian {s.name} {s.name}.cfg {s.timeout}'
+                          f'{"" if s.net else " nonet"} '
+                          f'|| debian_repair {s.name}\n')
+            continue
+        with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+            cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
+            cmdline += (' pvops.control=1' if s.control or s.blkbad or
+                        s.netbad or s.conflood else '')
+            cmdline += ' pvops.xsbench=1' if s.xsbench else ''
+            # printk.devkmsg=on: /dev/kmsg unthrottled, every line counts.
+            cmdline += (f' pvops.crash={s.crash} printk.devkmsg=on'
+                        if s.crash else '')
+            cmdline += f' pvops.stall={s.stall}' if s.stall else ''
+            cmdline += ' pvops.trickle=1' if s.trickle else ''
+            f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                    cmdline=cmdline,
+                                    on_reboot='restart' if s.control
+                                    else 'destroy'))
+        if s.control:
+            script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
+            continue
+        hostile = os.path.join(jobdir, 'hostile')
+        if (s.blkbad or s.netbad or s.trickle or s.conflood) and \
+           not os.path.exists(hostile):
+            # dom0's part of a hostile backend (job/hostile.c); the
+            # suite's cases are job/hostile.sh.
+            subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o', hostile,
+                            os.path.join(JOB, 'hostile.c')], check=True)
+        if s.conflood:
+            script.append(f'run_console_flood {s.name} {s.name}.cfg '
+                          f'{s.timeout}\n')
+            continue
+        if s.survey:
+            script.append(f'run_survey {s.name} {s.name}.cfg {s.timeout} '
+                          f'{"vbd" if s.blkbad else "vif"} {s.cases}\n')
+            continue
+        if s.blkbad or s.netbad:
+            script.append(f'run_bad {s.name} {s.name}.cfg {s.timeout} '
+                          f'{"vbd" if s.blkbad else "vif"} '
+                          f'{"survey" if s.survey else "-"} {s.cases}\n')
+            continue
+        if s.repeat:
+            script.append(f'run_repeat {s.name} {s.name}.cfg {s.timeout} '
+                          f'{s.repeat} {s.flake_retries}\n')
+            continue
+        script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
+                      f'{s.flake_retries}'
+                      + (' xbtest_setup' if s.xbdev else '') + '\n')
+    script.append('rc=$?\nkill $alive\nexit $rc\n')
+    with open(os.path.join(jobdir, 'run.sh'), 'w') as f:
+        f.write(''.join(script))
+    size = sum(os.path.getsize(os.path.join(dp, n))
+               for dp, _, ns in os.walk(jobdir) for n in ns) // (1 << 20) + 64
+    img = jobdir + '.img'
+    with open(img, 'wb') as f:     # mke2fs is quiet only about a file that exists
+        f.truncate(size << 20)
+    subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext4', '-d', jobdir, img,
+                    f'{size}M'], check=True)
+    return img

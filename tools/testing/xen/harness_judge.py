@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Which judge a scenario goes to; the judges of native boots and of
+dom0 itself.  The families' judges are in harness_busybox,
+harness_debian, harness_bench, harness_hostile and harness_kunit.
+"""
+
+import os
+import re
+
+from harness_bench import judge_pairs
+from harness_busybox import (
+    judge_control, judge_crash, judge_domu_boot, judge_repeat, judge_xbdev,
+    judge_xsbench)
+from harness_common import INIT_RE, MARK, parse_fields, read, Result
+from harness_debian import judge_debian
+from harness_hostile import judge_bad, judge_conflood
+from harness_kunit import judge_kunit
+
+
+def judge_native(scen, d, in_time=True, secs=0, cut=False):
+    """Judge a native boot from its serial log in @d.
+
+    @in_time, @secs and @cut say how QEMU ended (run_qemu, limit); a
+    re-judged log is taken to have ended in time.
+    """
+    serial = os.path.join(d, 'serial.log')
+    text = read(serial)
+    m = INIT_RE.search(text)
+    if not m:
+        why = 'timed out' if not in_time else 'QEMU exited'
+        if cut and not in_time:
+            why = 'stopped at make check\'s deadline'
+        return Result(scen, False, f'{why} after {secs:.0f} s before init '
+                      'reached', serial)
+    f = parse_fields(m.group(1))
+    if f.get('hypervisor') != 'none':
+        return Result(scen, False, f'hypervisor={f.get("hypervisor")} on a '
+                      'native boot', serial)
+    if not in_time:
+        return Result(scen, False, 'init reached but the guest did not '
+                      f'power off within {scen.timeout} s', serial)
+    if scen.kunit:
+        return judge_kunit(scen, serial, serial, os.path.join(d, 'kunit'))
+    return Result(scen, True, f'init at {f.get("uptime")} s uptime, '
+                  f'cpus={f.get("cpus")}', serial)
+
+
+def judge_domu(s, out, serial):
+    """Judge a domU scenario from dom0's lines and its console logs."""
+    if s.conflood:
+        return judge_conflood(s, out, serial)
+    if s.blkbad or s.netbad:
+        return judge_bad(s, out, serial)
+    if s.debian and s.pairs:
+        return judge_pairs(s, out, serial)
+    if s.debian:
+        return judge_debian(s, out, serial)
+    if s.repeat:
+        return judge_repeat(s, out, serial)
+    if s.control:
+        return judge_control(s, out, serial)
+    if s.crash:
+        return judge_crash(s, out, serial)
+    if s.xsbench:
+        res = judge_domu_boot(s, out, serial)
+        return judge_xsbench(s, res, out, serial) if res.ok else res
+    if s.kunit:
+        res = judge_domu_boot(s, out, serial)
+        if not res.ok:
+            return res
+        res = judge_kunit(s, res.logfile, res.logfile,
+                          os.path.join(out, 'kunit', s.name))
+        return judge_xbdev(s, res) if res.ok and s.xbdev else res
+    return judge_domu_boot(s, out, serial)
+
+
+def judge_dom0(s, serial, in_time=True):
+    """Judge dom0 itself from the serial log of its Xen boot."""
+    text = read(serial)
+    m = re.search(MARK + r'dom0 up (.*)', text)
+    if not m:
+        why = re.search(MARK + r'dom0 FAILED: (.*)', text)
+        return Result(s, False, why.group(1) if why else
+                      'dom0 never came up', serial)
+    f = parse_fields(m.group(1))
+    if not (f.get('xenstored') and f.get('xenconsoled')):
+        return Result(s, False, 'toolstack daemons not running', serial)
+    if f.get('guest_type') != 'PV':
+        return Result(s, False, 'dom0 guest_type='
+                      f'{f.get("guest_type")}, expected PV', serial)
+    if re.search(r'Kernel panic|Dom0 crashed', text):
+        return Result(s, False, 'dom0 crashed: '
+                      + re.search(r'(Kernel panic.*|Dom0 crashed.*)',
+                                  text).group(1), serial)
+    if not re.search(MARK + r'job done', text):
+        return Result(s, False, 'dom0 did not finish its job'
+                      f' ({"timeout" if not in_time else "stopped"})',
+                      serial)
+    return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
+                  'up', serial)
+
+
+def judge_xen(scens, d, in_time=True):
+    """Judge the scenarios of one Xen boot from what it left in @d."""
+    serial = os.path.join(d, 'serial.log')
+    out = os.path.join(d, 'out')
+    results = []
+    for s in scens:
+        try:
+            results.append(judge_dom0(s, serial, in_time) if s.role == 'dom0'
+                           else judge_domu(s, out, serial))
+        except Exception as e:  # noqa: BLE001 -- one judge, not the run
+            # A harness bug: fail this scenario, keep the others' results.
+            results.append(Result(s, False, 'the harness could not judge '
+                                  f'it ({type(e).__name__}: {e}); its '
+                                  f'lines are in {serial}', serial))
+    return results

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dom0's shell library: the harness's lines, dom0's clock, waits.
+# Sourced by run.sh, the job harness_job.make_job() writes for dom0.
+
+say() { echo "PVOPS-HARNESS: $*"; }
+
+# clock_cs: dom0's uptime in hundredths of a second, in $cs_now, read
+# without starting a process.  Every wait below counts time on it, not
+# turns of its loop: here a turn's commands take longer than its sleep,
+# and a loop of 3,000 turns of 0.1 s took ten minutes, not five.
+clock_cs() {
+	read -r cs_now _ < /proc/uptime
+	cs_now=$((${cs_now%.*} * 100 + 1${cs_now#*.} - 100))
+}
+
+# after TENTHS: prints the clock_cs time TENTHS tenths of a second on;
+# past END: true once that time has come.
+after() { clock_cs; echo $((cs_now + $1 * 10)); }
+past() { clock_cs; [ $cs_now -ge $1 ]; }
+
+# dom_cpu DOMID: the CPU seconds the domain's vCPUs ran so far (xl list).
+dom_cpu() {
+	xl list | awk -v d=$1 '$2 == d { print $6 }'
+}
+
+# sub A B: A - B, for decimals.
+sub() {
+	echo "$1 $2" | awk '{ printf "%.1f", $1 - $2 }'
+}
+
+# gone_within TENTHS CMD...: true once CMD fails (the thing it asks
+# about is gone), within TENTHS tenths of a second.
+gone_within() {
+	local end=$(after $1)
+	shift
+	while "$@" > /dev/null 2>&1; do
+		past $end && return 1
+		sleep 0.1
+	done
+}
+
+# wait_log FILE PATTERN COUNT TENTHS [DOMAIN]: wait until PATTERN shows
+# COUNT times; with DOMAIN, give up as soon as that domain is gone (a
+# guest that triple-faulted), rather than at the end of TENTHS.
+wait_log() {
+	local end=$(after $4) k=0
+	while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
+		past $end && return 1
+		# Every 5 s: a domain that is gone will print nothing more.
+		k=$((k + 1))
+		if [ -n "$5" ] && [ $((k % 50)) = 0 ] && ! xl domid "$5" > /dev/null 2>&1; then
+			say "domu $5 gone while waiting for: $2"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
