@@ -6,7 +6,8 @@
  * PV start info).
  *
  * Types and constants only, no kernel state.  tools/testing/xen/abi checks
- * every definition here against Xen 4.17's public headers.
+ * every definition here against Xen 4.17's public headers.  The hypercall
+ * numbers and console commands are usable from assembly.
  */
 #ifndef _XEN_INTERFACE_XEN_H
 #define _XEN_INTERFACE_XEN_H
@@ -69,6 +70,7 @@
 #define CONSOLEIO_write			0
 #define CONSOLEIO_read			1
 
+#ifndef __ASSEMBLY__
 /*
  * Virtual IRQs: events Xen raises itself, bound to an event channel with
  * EVTCHNOP_bind_virq.  Per-vCPU ones are bound once per vCPU; the others
@@ -335,5 +337,6 @@ struct start_info {
 	unsigned long first_p2m_pfn;
 	unsigned long nr_p2m_frames;
 };
+#endif /* !__ASSEMBLY__ */
 
 #endif /* _XEN_INTERFACE_XEN_H */
