@@ -5,8 +5,9 @@
 #ifndef _ASM_X86_XEN_HYPERVISOR_H
 #define _ASM_X86_XEN_HYPERVISOR_H
 
-#include <linux/types.h>
 #include <linux/bits.h>
+#include <linux/linkage.h>
+#include <linux/types.h>
 #include <asm/cpufeatures.h>
 #include <asm/cpuid.h>
 
@@ -15,6 +16,18 @@ struct shared_info;
 
 /* The shared info page, once mapped (NULL before). */
 extern struct shared_info *HYPERVISOR_shared_info;
+
+#ifdef CONFIG_XEN_PV
+struct pt_regs;
+struct start_info;
+
+/* What Xen's domain builder told a PV guest at boot. */
+extern struct start_info *xen_start_info;
+
+/* Called by the generic entry code (entry_64.S) and by startup_xen. */
+__visible void xen_pv_evtchn_do_upcall(struct pt_regs *regs);
+asmlinkage __visible void __noreturn xen_start_kernel(struct start_info *si);
+#endif
 
 /*
  * Xen's CPUID leaves carry the signature "XenVMMXenVMM".  They start at
