@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the memory map plan (memmap_plan.c): pure, so they run
+ * on every boot of a kernel with CONFIG_XEN_PV and CONFIG_XEN_KUNIT_TEST.
+ */
+#include <kunit/test.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "memmap_plan.h"
+
+#define RAM(a, s)	{ .addr = (a), .size = (s), .type = E820_TYPE_RAM }
+#define RSV(a, s)	{ .addr = (a), .size = (s), .type = E820_TYPE_RESERVED }
+
+static void memmap_expect_move(struct kunit *test,
+			       const struct xen_memmap_plan *p, unsigned int i,
+			       unsigned long from, unsigned long to,
+			       unsigned long count)
+{
+	KUNIT_ASSERT_LT(test, i, p->nr_moves);
+	KUNIT_EXPECT_EQ(test, p->move[i].from, from);
+	KUNIT_EXPECT_EQ(test, p->move[i].to, to);
+	KUNIT_EXPECT_EQ(test, p->move[i].count, count);
+}
+
+/* A domU: one RAM entry, all of it populated. */
+static void memmap_domu_test(struct kunit *test)
+{
+	const struct e820_entry map[] = { RAM(0, SZ_256M) };
+	struct xen_memmap_plan p;
+
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, 1, 65536, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.ram_end, 65536UL);
+	KUNIT_EXPECT_EQ(test, p.in_holes, 0UL);
+	KUNIT_EXPECT_EQ(test, p.populated, 65536UL);
+	KUNIT_EXPECT_EQ(test, p.released, 0UL);
+	KUNIT_EXPECT_EQ(test, p.nr_moves, 0U);
+}
+
+/* A domU whose maximum is above its memory: the rest is the balloon's. */
+static void memmap_balloon_test(struct kunit *test)
+{
+	const struct e820_entry map[] = { RAM(0, SZ_512M) };
+	struct xen_memmap_plan p;
+
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, 1, 65536, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.ram_end, 131072UL);
+	KUNIT_EXPECT_EQ(test, p.populated, 65536UL);
+	KUNIT_EXPECT_EQ(test, p.nr_moves, 0U);
+}
+
+/*
+ * A dom0 of 4 GiB on a host with the legacy hole and the PCI hole: the
+ * frames of both holes move above 4 GiB, in order.
+ */
+static void memmap_dom0_test(struct kunit *test)
+{
+	const struct e820_entry map[] = {
+		RAM(0, 0x9f000),
+		RSV(0x9f000, 0x61000),
+		RAM(SZ_1M, SZ_2G + SZ_1G - SZ_1M),
+		RSV(SZ_2G + SZ_1G, SZ_1G),
+		RAM(SZ_4G, SZ_2G),
+	};
+	const unsigned long nr_pages = SZ_4G >> PAGE_SHIFT;
+	struct xen_memmap_plan p;
+
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, ARRAY_SIZE(map), nr_pages,
+					      &p), 0);
+	KUNIT_EXPECT_EQ(test, p.ram_end, (unsigned long)(SZ_4G + SZ_2G) >> PAGE_SHIFT);
+	KUNIT_EXPECT_EQ(test, p.in_holes, 0x61UL + 0x40000);
+	KUNIT_EXPECT_EQ(test, p.released, 0UL);
+	KUNIT_EXPECT_EQ(test, p.populated, nr_pages);
+	KUNIT_EXPECT_EQ(test, p.nr_moves, 2U);
+	memmap_expect_move(test, &p, 0, 0x9f, 0x100000, 0x61);
+	memmap_expect_move(test, &p, 1, 0xc0000, 0x100061, 0x40000);
+}
+
+/*
+ * Too little RAM above: what does not fit goes back to Xen; RAM split
+ * in two above takes two moves for one hole; edges not page-aligned
+ * count only whole pages.
+ */
+static void memmap_short_test(struct kunit *test)
+{
+	const struct e820_entry map[] = {
+		RAM(0, 0x100800),		/* pfns 0 to 0xff, half of 0x100 */
+		RSV(0x100800, 0xff800),		/* the rest of 0x100 to 0x1ff */
+		RAM(0x200000, 0x100000),	/* pfns 0x200 to 0x2ff */
+		RAM(0x400000, 0x10000),		/* pfns 0x400 to 0x40f */
+		RAM(0x500000, 0x8000),		/* pfns 0x500 to 0x507 */
+	};
+	struct xen_memmap_plan p;
+
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, ARRAY_SIZE(map), 0x300, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.ram_end, 0x508UL);
+	/* pfn 0x100, half RAM, is not RAM: the hole is 0x100 to 0x1ff. */
+	KUNIT_EXPECT_EQ(test, p.in_holes, 0x100UL);
+	KUNIT_EXPECT_EQ(test, p.nr_moves, 2U);
+	memmap_expect_move(test, &p, 0, 0x100, 0x400, 0x10);
+	memmap_expect_move(test, &p, 1, 0x110, 0x500, 0x8);
+	KUNIT_EXPECT_EQ(test, p.released, 0x100UL - 0x18);
+	KUNIT_EXPECT_EQ(test, p.populated, 0x300UL - (0x100 - 0x18));
+}
+
+/* More holes than moves: the rest is released, the count still adds up. */
+static void memmap_many_holes_test(struct kunit *test)
+{
+	struct e820_entry map[2 * XEN_MEMMAP_MOVES + 3];
+	const unsigned long per = 4;	/* pages of RAM, then of hole */
+	unsigned long nr_pages = 2 * per * (XEN_MEMMAP_MOVES + 1);
+	struct xen_memmap_plan *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+
+	for (i = 0; i < 2 * (XEN_MEMMAP_MOVES + 1); i++)
+		map[i] = (struct e820_entry){
+			.addr = i * per * PAGE_SIZE, .size = per * PAGE_SIZE,
+			.type = i % 2 ? E820_TYPE_RESERVED : E820_TYPE_RAM,
+		};
+	map[i] = (struct e820_entry)RAM(SZ_1G, SZ_1G);
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, i + 1, nr_pages, p), 0);
+	KUNIT_EXPECT_EQ(test, p->in_holes, per * (XEN_MEMMAP_MOVES + 1));
+	KUNIT_EXPECT_EQ(test, p->nr_moves, (unsigned int)XEN_MEMMAP_MOVES);
+	KUNIT_EXPECT_EQ(test, p->released, per);
+	KUNIT_EXPECT_EQ(test, p->populated, nr_pages - per);
+	memmap_expect_move(test, p, XEN_MEMMAP_MOVES - 1,
+			   (2 * XEN_MEMMAP_MOVES - 1) * per,
+			   (SZ_1G >> PAGE_SHIFT) + (XEN_MEMMAP_MOVES - 1) * per, per);
+}
+
+/* A map out of order, overlapping or wrapping is refused. */
+static void memmap_bad_map_test(struct kunit *test)
+{
+	const struct e820_entry backwards[] = { RAM(SZ_1G, SZ_1M), RAM(0, SZ_1M) };
+	const struct e820_entry overlap[] = { RAM(0, SZ_2M), RAM(SZ_1M, SZ_2M) };
+	const struct e820_entry wrap[] = { RAM(~0ULL - SZ_1M, SZ_2M) };
+	struct xen_memmap_plan p;
+
+	KUNIT_EXPECT_EQ(test, xen_memmap_plan(backwards, 2, 10, &p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xen_memmap_plan(overlap, 2, 10, &p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xen_memmap_plan(wrap, 1, 10, &p), -EINVAL);
+}
+
+static struct kunit_case memmap_cases[] = {
+	KUNIT_CASE(memmap_domu_test),
+	KUNIT_CASE(memmap_balloon_test),
+	KUNIT_CASE(memmap_dom0_test),
+	KUNIT_CASE(memmap_short_test),
+	KUNIT_CASE(memmap_many_holes_test),
+	KUNIT_CASE(memmap_bad_map_test),
+	{}
+};
+
+static struct kunit_suite memmap_suite = {
+	.name = "xen-pv-memmap",
+	.test_cases = memmap_cases,
+};
+
+kunit_test_suite(memmap_suite);
