@@ -166,6 +166,25 @@ def survey_domus(s):
     return len([v for v in lines if not s.cases or v in s.cases.split()])
 
 
+def survey_leaks(steps):
+    """What a surveyed domU held once its backend closed.
+
+    A kernel without debugfs xen/grants (the reference) reports its
+    grants as unknown: then only its device irqs tell.
+    """
+    leaks = steps.get('leaks')
+    last = dict(kv.split('=', 1) for kv in steps.get('last', '').split(',')
+                if '=' in kv)
+    if leaks == 'ok':
+        return 'nothing held'
+    if last.get('grants-in-use') == 'unknown':
+        return (f'{last.get("device-irqs", "?")} device irqs held '
+                '(grants not known)')
+    if leaks:
+        return f'held {steps.get("last", "?")}'
+    return 'leaks not checked'
+
+
 def judge_survey(s, out, text, what, kind, lines):
     """What a kernel survived of the hostile cases, one domU a case.
 
@@ -190,7 +209,10 @@ def judge_survey(s, out, text, what, kind, lines):
         oopsed += bool(oops)
         log(f'  survey {s.name} {kind} {v}: case {st}'
             + (f' ({why})' if st not in ('ok', 'not tried') else '')
-            + f'; leaks {steps.get("leaks", "unknown")}'
+            + ('; once the backend closed: '
+               + steps.lines.get(f'{kind}closed-{v}', '').split('=', 1)[-1]
+               if f'{kind}closed-{v}' in steps else '')
+            + f'; {survey_leaks(steps)}'
             + f'; shutdown {steps.get("shutdown", "not reached")}'
             + (f'; logged: {oops.group(0).strip()[:100]}' if oops else ''))
     summary = (f'{handled} of {len(lines)} {kind} cases handled as ours '

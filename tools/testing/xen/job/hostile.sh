@@ -398,8 +398,11 @@ run_bad() {
 		step leaks=failed last=never-above-0
 		xl destroy "$n"; return 1
 	fi
-	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 $((tmo * 10)) ||
-	   ! timeout $([ -n "$survey" ] && echo 40 || echo 120) \
+	# A surveyed kernel whose init never ran (its boot waits on a stuck
+	# device) is given its patience, not the whole timeout.
+	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 1 \
+		$([ -n "$survey" ] && echo $patience || echo $((tmo * 10))) ||
+	   ! timeout $([ -n "$survey" ] && echo 20 || echo 120) \
 		xl shutdown -w "$n" > /dev/null 2>&1 ||
 	   xl domid "$n" > /dev/null 2>&1; then
 		step shutdown=failed; xl destroy "$n"; return 1
