@@ -39,6 +39,7 @@
 #include <asm/xen/hypercall.h>
 #include <xen/grant_table.h>
 #include <xen/interface/memory.h>
+#include <xen/xen-ops.h>
 #include <xen/xen.h>
 
 #include "grant-free.h"
@@ -606,8 +607,7 @@ static int __init gnttab_debugfs_init(void)
 
 	if (!gnttab_frames)
 		return 0;
-	/* Nothing else of ours uses debugfs yet: the directory is ours. */
-	dir = debugfs_create_dir("xen", NULL);
+	dir = xen_debugfs_dir();
 	debugfs_create_file("grants", 0400, dir, NULL, &gnttab_usage_fops);
 	return 0;
 }

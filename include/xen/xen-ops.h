@@ -41,4 +41,9 @@ u64 xen_steal_clock(int cpu);
 /* Xen's clock (arch/x86/xen/time.c). */
 u64 xen_system_time(void);
 
+struct dentry;
+
+/* debugfs xen/, where our files go (arch/x86/xen/enlighten.c). */
+struct dentry *xen_debugfs_dir(void);
+
 #endif /* _XEN_XEN_OPS_H */

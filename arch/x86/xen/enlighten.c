@@ -11,6 +11,7 @@
  * memory, which Xen allows once per vCPU, for the life of the domain.
  */
 #include <linux/cache.h>
+#include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -78,6 +79,25 @@ int xen_vcpu_setup(unsigned int cpu)
 	}
 	pr_err("xen: no vcpu_info for vCPU %u: %d\n", vcpu, rc);
 	return rc;
+}
+
+/**
+ * xen_debugfs_dir() - the debugfs directory of the Xen support
+ *
+ * Created on first use, for the grant table's and the multicall
+ * batch's files (and the next ones).  Call from init code only: there
+ * is no lock.
+ *
+ * Return: debugfs xen/ (an error pointer if debugfs has none to give,
+ * which debugfs_create_file() accepts).
+ */
+struct dentry *xen_debugfs_dir(void)
+{
+	static struct dentry *dir;
+
+	if (!dir)
+		dir = debugfs_create_dir("xen", NULL);
+	return dir;
 }
 
 /*

@@ -88,6 +88,12 @@ static inline int HYPERVISOR_event_channel_op(int cmd, void *arg)
 			       0, 0, 0);
 }
 
+static inline int HYPERVISOR_multicall(struct multicall_entry *calls,
+				       unsigned int nr)
+{
+	return __xen_hypercall(__HYPERVISOR_multicall, calls, nr, 0, 0, 0);
+}
+
 static inline int HYPERVISOR_grant_table_op(unsigned int cmd, void *uop,
 					    unsigned int count)
 {

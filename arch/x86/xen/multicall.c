@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A batch of hypercalls goes to Xen as one multicall: one trap into Xen
+ * however many calls and requests it holds.  Xen runs the calls in
+ * order, writes each one's return value into its entry and returns 0
+ * unless the list itself was bad; an mmu_update or mmuext_op call stops
+ * at its first failing request.  A failure is logged here with the call
+ * and its first request, since Debian's release build of Xen says
+ * nothing of its own.
+ *
+ * Each CPU counts what it sent; debugfs xen/multicall adds them up:
+ * multicalls by reason, calls by kind, and a histogram of requests per
+ * mmu_update call, the figure that says how well updates are batched.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/init.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/seq_file.h>
+#include <asm/xen/hypercall.h>
+#include <xen/xen-ops.h>
+#include <xen/xen.h>
+
+#include "multicall.h"
+
+/* Histogram buckets: 1, 2, 3-4, 5-8, ..., 513-1024 requests. */
+#define XEN_MC_HIST	11
+
+/**
+ * struct xen_mc_stats - what one CPU sent
+ * @sent: multicalls, by reason
+ * @calls: calls in them
+ * @mmu_update: mmu_update calls
+ * @mmu_requests: requests in those
+ * @mmuext_op: mmuext_op calls
+ * @ext_requests: requests in those
+ * @va_mapping: update_va_mapping calls
+ * @other: other calls
+ * @failed: calls Xen failed
+ * @mmu_hist: mmu_update calls by requests, power-of-two buckets
+ */
+struct xen_mc_stats {
+	u64 sent[XEN_MC_NR_REASONS];
+	u64 calls;
+	u64 mmu_update;
+	u64 mmu_requests;
+	u64 mmuext_op;
+	u64 ext_requests;
+	u64 va_mapping;
+	u64 other;
+	u64 failed;
+	u64 mmu_hist[XEN_MC_HIST];
+};
+
+static DEFINE_PER_CPU(struct xen_mc_stats, xen_mc_stats);
+
+static unsigned int xen_mc_bucket(unsigned long n)
+{
+	return min_t(unsigned int, n > 1 ? ilog2(n - 1) + 1 : 0, XEN_MC_HIST - 1);
+}
+
+static void xen_mc_count(struct xen_mc_stats *st, const struct multicall_entry *e)
+{
+	unsigned long n = xen_mcb_requests_of(e);
+
+	switch (e->op) {
+	case __HYPERVISOR_mmu_update:
+		st->mmu_update++;
+		st->mmu_requests += n;
+		st->mmu_hist[xen_mc_bucket(n)]++;
+		break;
+	case __HYPERVISOR_mmuext_op:
+		st->mmuext_op++;
+		st->ext_requests += n;
+		break;
+	case __HYPERVISOR_update_va_mapping:
+		st->va_mapping++;
+		break;
+	default:
+		st->other++;
+	}
+}
+
+static void xen_mc_report(const struct multicall_entry *e, unsigned int i)
+{
+	const u64 *req = (const u64 *)e->args[0];
+
+	if (e->op == __HYPERVISOR_mmu_update || e->op == __HYPERVISOR_mmuext_op)
+		pr_err("xen: multicall entry %u: op %lu of %lu requests failed: %ld (first request %#llx %#llx)\n",
+		       i, e->op, e->args[1], (long)e->result, req[0], req[1]);
+	else
+		pr_err("xen: multicall entry %u: op %lu (%#lx %#lx %#lx) failed: %ld\n",
+		       i, e->op, e->args[0], e->args[1], e->args[2],
+		       (long)e->result);
+}
+
+/**
+ * xen_mcb_send() - send a batch as one multicall and empty it
+ * @b: the batch, this CPU's own or one the caller owns
+ * @why: the reason, for the counters
+ *
+ * Must run with preemption off when @b is per-CPU.
+ *
+ * Return: 0, the multicall's own error, or the first failing call's.
+ */
+int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
+{
+	struct xen_mc_stats *st = this_cpu_ptr(&xen_mc_stats);
+	int rc, first = 0;
+	unsigned int i;
+
+	if (xen_mcb_empty(b))
+		return 0;
+	rc = HYPERVISOR_multicall(b->call, b->calls);
+	st->sent[why]++;
+	st->calls += b->calls;
+	for (i = 0; i < b->calls; i++) {
+		xen_mc_count(st, &b->call[i]);
+		if (rc || (long)b->call[i].result >= 0)
+			continue;
+		st->failed++;
+		xen_mc_report(&b->call[i], i);
+		if (!first)
+			first = b->call[i].result;
+	}
+	if (rc)
+		pr_err("xen: multicall of %u calls refused: %d\n", b->calls, rc);
+	xen_mcb_reset(b);
+	return rc ?: first;
+}
+
+static int xen_mc_show(struct seq_file *m, void *unused)
+{
+	static const char * const reasons[] = { "full", "lazy", "sync" };
+	struct xen_mc_stats sum = {};
+	unsigned int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		const struct xen_mc_stats *st = per_cpu_ptr(&xen_mc_stats, cpu);
+
+		for (i = 0; i < XEN_MC_NR_REASONS; i++)
+			sum.sent[i] += st->sent[i];
+		sum.calls += st->calls;
+		sum.mmu_update += st->mmu_update;
+		sum.mmu_requests += st->mmu_requests;
+		sum.mmuext_op += st->mmuext_op;
+		sum.ext_requests += st->ext_requests;
+		sum.va_mapping += st->va_mapping;
+		sum.other += st->other;
+		sum.failed += st->failed;
+		for (i = 0; i < XEN_MC_HIST; i++)
+			sum.mmu_hist[i] += st->mmu_hist[i];
+	}
+	for (i = 0; i < XEN_MC_NR_REASONS; i++)
+		seq_printf(m, "multicalls-%s %llu\n", reasons[i], sum.sent[i]);
+	seq_printf(m, "calls %llu\n", sum.calls);
+	seq_printf(m, "mmu_update %llu requests %llu\n", sum.mmu_update,
+		   sum.mmu_requests);
+	seq_printf(m, "mmuext_op %llu requests %llu\n", sum.mmuext_op,
+		   sum.ext_requests);
+	seq_printf(m, "update_va_mapping %llu\n", sum.va_mapping);
+	seq_printf(m, "other %llu\n", sum.other);
+	seq_printf(m, "failed %llu\n", sum.failed);
+	seq_puts(m, "mmu_update-requests-histogram");
+	for (i = 0; i < XEN_MC_HIST; i++)
+		seq_printf(m, " %u:%llu", i ? (1U << (i - 1)) + 1 : 1,
+			   sum.mmu_hist[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xen_mc);
+
+static int __init xen_mc_debugfs_init(void)
+{
+	if (xen_domain())
+		debugfs_create_file("multicall", 0400, xen_debugfs_dir(), NULL,
+				    &xen_mc_fops);
+	return 0;
+}
+late_initcall(xen_mc_debugfs_init);
