@@ -177,6 +177,8 @@ def survey_leaks(steps):
                 if '=' in kv)
     if leaks == 'ok':
         return 'nothing held'
+    if leaks and not last:
+        return 'nothing reported (its init never ran)'
     if last.get('grants-in-use') == 'unknown':
         return (f'{last.get("device-irqs", "?")} device irqs held '
                 '(grants not known)')
