@@ -6,8 +6,10 @@
 #define _XEN_HVC_CONSOLE_H
 
 #include <linux/compiler.h>
+#include <linux/types.h>
 
 struct console;
+struct xencons_interface;
 
 #if IS_ENABLED(CONFIG_HVC_XEN)
 /* The "earlyprintk=xen" boot console. */
@@ -15,7 +17,13 @@ extern struct console xenboot_console;
 
 void xen_raw_console_write(const char *str);
 __printf(1, 2) void xen_raw_printk(const char *fmt, ...);
+void xen_raw_console_ring(struct xencons_interface *intf, u32 port);
 #else
+static inline void xen_raw_console_ring(struct xencons_interface *intf,
+					u32 port)
+{
+}
+
 static inline void xen_raw_console_write(const char *str)
 {
 }

@@ -8,8 +8,9 @@
  * domain.  What runs here must not fault.
  *
  * The boot console of a PV domU is its console ring, which xenconsoled
- * logs from the first byte; Xen's own console refuses a domU's writes on
- * a release build.  A dom0 has no ring and writes to Xen's console.
+ * logs from the first byte (hvc_xen.c writes to it); Xen's own console
+ * refuses a domU's writes on a release build.  A dom0 has no ring and
+ * writes to Xen's console.
  *
  * This is the start of the PV port: the entry reaches here, finds its
  * console, says what Xen gave it and stops the domain.  Memory, the MMU,
@@ -20,25 +21,18 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/linkage.h>
-#include <linux/stdarg.h>
-#include <asm/barrier.h>
 #include <asm/hypervisor.h>
 #include <asm/page.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <asm/xen/interface.h>
-#include <xen/interface/event_channel.h>
-#include <xen/interface/io/console.h>
+#include <xen/hvc-console.h>
 #include <xen/interface/sched.h>
 #include <xen/interface/xen.h>
 #include <xen/xen.h>
 
 struct start_info *xen_start_info __ro_after_init;
 EXPORT_SYMBOL_GPL(xen_start_info);
-
-/* The boot console: the domU's console ring, or NULL (dom0). */
-static struct xencons_interface *xen_pv_boot_ring __initdata;
-static u32 xen_pv_boot_port __initdata;
 
 /*
  * The guest frame behind a machine frame, from Xen's read-only M2P
@@ -53,68 +47,16 @@ static unsigned long __init xen_pv_m2p(unsigned long mfn)
 
 /*
  * Xen maps every page of the boot area at VIRT_BASE (the kernel map) plus
- * its frame number; the console page is one of them.
+ * its frame number; the console page is one of them.  The raw console
+ * (hvc_xen.c) writes to it from now on.  A dom0 has no ring.
  */
 static void __init xen_pv_boot_console_init(struct start_info *si)
 {
 	if (si->flags & SIF_INITDOMAIN)
 		return;
-	xen_pv_boot_ring = (void *)(__START_KERNEL_map +
-				    (xen_pv_m2p(si->console.domU.mfn) << PAGE_SHIFT));
-	xen_pv_boot_port = si->console.domU.evtchn;
-}
-
-static void __init xen_pv_boot_kick(void)
-{
-	struct evtchn_send send = { .port = xen_pv_boot_port };
-
-	HYPERVISOR_event_channel_op(EVTCHNOP_send, &send);
-}
-
-/* Write @len bytes to the boot console, waiting for room as needed. */
-static void __init xen_pv_boot_write(const char *buf, unsigned int len)
-{
-	struct xencons_interface *ring = xen_pv_boot_ring;
-	XENCONS_RING_IDX prod;
-
-	if (!ring) {
-		HYPERVISOR_console_io(CONSOLEIO_write, len, buf);
-		return;
-	}
-	prod = ring->out_prod;
-	while (len) {
-		if (prod - READ_ONCE(ring->out_cons) >= sizeof(ring->out)) {
-			/*
-			 * Full: publish what is there and let xenconsoled
-			 * run.  The bytes must be in the ring before the
-			 * index that shows them.
-			 */
-			smp_wmb();
-			WRITE_ONCE(ring->out_prod, prod);
-			xen_pv_boot_kick();
-			HYPERVISOR_sched_op(SCHEDOP_yield, NULL);
-			continue;
-		}
-		ring->out[MASK_XENCONS_IDX(prod, ring->out)] = *buf++;
-		prod++;
-		len--;
-	}
-	/* As above: the bytes before the index. */
-	smp_wmb();
-	WRITE_ONCE(ring->out_prod, prod);
-	xen_pv_boot_kick();
-}
-
-static __printf(1, 2) void __init xen_pv_boot_printf(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vscnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	xen_pv_boot_write(line, n);
+	xen_raw_console_ring((void *)(__START_KERNEL_map +
+				      (xen_pv_m2p(si->console.domU.mfn) << PAGE_SHIFT)),
+			     si->console.domU.evtchn);
 }
 
 static u32 __init xen_pv_detect(void)
@@ -145,12 +87,12 @@ asmlinkage __visible void __init __noreturn xen_start_kernel(struct start_info *
 	xen_domain_type = XEN_PV_DOMAIN;
 	xen_pv_boot_console_init(si);
 
-	xen_pv_boot_printf("xen: PV entry: %.32s, %lu pages, flags %#x, ",
-			   si->magic, si->nr_pages, si->flags);
-	xen_pv_boot_printf("pt_base %#lx (%lu frames), mfn_list %#lx, cmdline \"%s\"\n",
-			   si->pt_base, si->nr_pt_frames, si->mfn_list,
-			   (const char *)si->cmd_line);
-	xen_pv_boot_printf("xen: PV boot goes no further yet; powering off\n");
+	xen_raw_printk("xen: PV entry: %.32s, %lu pages, flags %#x, ",
+		       si->magic, si->nr_pages, si->flags);
+	xen_raw_printk("pt_base %#lx (%lu frames), mfn_list %#lx, cmdline \"%s\"\n",
+		       si->pt_base, si->nr_pt_frames, si->mfn_list,
+		       (const char *)si->cmd_line);
+	xen_raw_printk("xen: PV boot goes no further yet; powering off\n");
 	for (;;)
 		HYPERVISOR_sched_op(SCHEDOP_shutdown, &off);
 }

@@ -12,7 +12,6 @@
  * multicalls by reason, calls by kind, and a histogram of requests per
  * mmu_update call, the figure that says how well updates are batched.
  */
-#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
@@ -28,11 +27,11 @@
 #define XEN_MC_HIST	11
 
 /**
- * struct xen_mc_stats - what one CPU sent
+ * struct xen_mc_stats - what one CPU sent (u64 counters only: they are
+ *	summed as an array)
  * @sent: multicalls, by reason
- * @calls: calls in them
- * @mmu_update: mmu_update calls
- * @mmu_requests: requests in those
+ * @mmu_requests: requests of the mmu_update calls (those are counted in
+ *	@mmu_hist)
  * @mmuext_op: mmuext_op calls
  * @ext_requests: requests in those
  * @va_mapping: update_va_mapping calls
@@ -42,8 +41,6 @@
  */
 struct xen_mc_stats {
 	u64 sent[XEN_MC_NR_REASONS];
-	u64 calls;
-	u64 mmu_update;
 	u64 mmu_requests;
 	u64 mmuext_op;
 	u64 ext_requests;
@@ -66,7 +63,6 @@ static void xen_mc_count(struct xen_mc_stats *st, const struct multicall_entry *
 
 	switch (e->op) {
 	case __HYPERVISOR_mmu_update:
-		st->mmu_update++;
 		st->mmu_requests += n;
 		st->mmu_hist[xen_mc_bucket(n)]++;
 		break;
@@ -114,7 +110,6 @@ int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
 		return 0;
 	rc = HYPERVISOR_multicall(b->call, b->calls);
 	st->sent[why]++;
-	st->calls += b->calls;
 	for (i = 0; i < b->calls; i++) {
 		xen_mc_count(st, &b->call[i]);
 		if (rc || (long)b->call[i].result >= 0)
@@ -134,28 +129,22 @@ static int xen_mc_show(struct seq_file *m, void *unused)
 {
 	static const char * const reasons[] = { "full", "lazy", "sync" };
 	struct xen_mc_stats sum = {};
+	u64 *total = (u64 *)&sum, mmu_update = 0;
 	unsigned int cpu, i;
 
 	for_each_possible_cpu(cpu) {
-		const struct xen_mc_stats *st = per_cpu_ptr(&xen_mc_stats, cpu);
+		const u64 *st = (const u64 *)per_cpu_ptr(&xen_mc_stats, cpu);
 
-		for (i = 0; i < XEN_MC_NR_REASONS; i++)
-			sum.sent[i] += st->sent[i];
-		sum.calls += st->calls;
-		sum.mmu_update += st->mmu_update;
-		sum.mmu_requests += st->mmu_requests;
-		sum.mmuext_op += st->mmuext_op;
-		sum.ext_requests += st->ext_requests;
-		sum.va_mapping += st->va_mapping;
-		sum.other += st->other;
-		sum.failed += st->failed;
-		for (i = 0; i < XEN_MC_HIST; i++)
-			sum.mmu_hist[i] += st->mmu_hist[i];
+		for (i = 0; i < sizeof(sum) / sizeof(u64); i++)
+			total[i] += st[i];
 	}
+	for (i = 0; i < XEN_MC_HIST; i++)
+		mmu_update += sum.mmu_hist[i];
 	for (i = 0; i < XEN_MC_NR_REASONS; i++)
 		seq_printf(m, "multicalls-%s %llu\n", reasons[i], sum.sent[i]);
-	seq_printf(m, "calls %llu\n", sum.calls);
-	seq_printf(m, "mmu_update %llu requests %llu\n", sum.mmu_update,
+	seq_printf(m, "calls %llu\n",
+		   mmu_update + sum.mmuext_op + sum.va_mapping + sum.other);
+	seq_printf(m, "mmu_update %llu requests %llu\n", mmu_update,
 		   sum.mmu_requests);
 	seq_printf(m, "mmuext_op %llu requests %llu\n", sum.mmuext_op,
 		   sum.ext_requests);

@@ -385,12 +385,57 @@ device_initcall(xencons_tty_init);
 /* Xen's debug port for HVM and PVH guests. */
 #define XEN_HVM_DEBUG_PORT	0xe9
 
+/* Yields to Xen, with no byte taken, after which raw output is dropped. */
+#define XENCONS_RAW_TRIES	1000
+
+/**
+ * xen_raw_console_ring() - give the raw console a PV domU's ring
+ * @intf: the console page, mapped
+ * @port: its event channel
+ *
+ * A PV domU's first output goes to its console ring, which xenconsoled
+ * logs from the first byte: Xen's own console refuses a domU's writes
+ * on a release build.  Called by the PV entry code before any output,
+ * on one CPU; hvc0 later takes the same ring over.
+ */
+void xen_raw_console_ring(struct xencons_interface *intf, evtchn_port_t port)
+{
+	xencons0.intf = intf;
+	xencons0.evtchn = port;
+	xencons0.out_prod = READ_ONCE(intf->out_prod);
+}
+
+/*
+ * Raw output on the ring, as hvc0 writes it (indices checked, a broken
+ * ring dropped), waiting for room as long as the backend takes some.
+ */
+static void xen_raw_ring_write(const char *s, unsigned int len)
+{
+	unsigned int tries = 0;
+	size_t n;
+
+	while (len && tries < XENCONS_RAW_TRIES) {
+		n = xencons_write(&xencons0, (const u8 *)s, len);
+		s += n;
+		len -= n;
+		if (n) {
+			tries = 0;
+		} else {
+			HYPERVISOR_sched_op(SCHEDOP_yield, NULL);
+			tries++;
+		}
+	}
+}
+
 static void xen_raw_write(const char *s, unsigned int len)
 {
 	unsigned int i;
 
 	if (xen_pv_domain()) {
-		HYPERVISOR_console_io(CONSOLEIO_write, len, s);
+		if (xencons0.intf)
+			xen_raw_ring_write(s, len);
+		else
+			HYPERVISOR_console_io(CONSOLEIO_write, len, s);
 		return;
 	}
 	/*
