@@ -118,6 +118,7 @@ typedef u8 xen_domain_handle_t[16];
  */
 #define VMASST_CMD_enable		0
 #define VMASST_CMD_disable		1
+#define VMASST_TYPE_writable_pagetables	2
 #define VMASST_TYPE_runstate_update_flag 5
 
 /*

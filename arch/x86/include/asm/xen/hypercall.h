@@ -17,6 +17,7 @@
 
 #include <linux/types.h>
 #include <asm/asm.h>
+#include <asm/xen/interface.h>
 #include <xen/interface/xen.h>
 
 /**
@@ -99,6 +100,86 @@ static inline int HYPERVISOR_grant_table_op(unsigned int cmd, void *uop,
 {
 	return __xen_hypercall(__HYPERVISOR_grant_table_op, cmd, uop, count,
 			       0, 0);
+}
+
+/*
+ * The calls below exist for PV guests only: an HVM container has real
+ * descriptor tables, control registers and page tables of its own.
+ */
+static inline int HYPERVISOR_set_trap_table(const struct trap_info *table)
+{
+	return __xen_hypercall(__HYPERVISOR_set_trap_table, table, 0, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_callback_op(int cmd, const void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_callback_op, cmd, arg, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_stack_switch(unsigned long ss, unsigned long sp)
+{
+	return __xen_hypercall(__HYPERVISOR_stack_switch, ss, sp, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_set_segment_base(int which, unsigned long base)
+{
+	return __xen_hypercall(__HYPERVISOR_set_segment_base, which, base,
+			       0, 0, 0);
+}
+
+static inline int HYPERVISOR_set_gdt(const unsigned long *frames,
+				     unsigned int entries)
+{
+	return __xen_hypercall(__HYPERVISOR_set_gdt, frames, entries, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_update_descriptor(u64 maddr, u64 desc)
+{
+	return __xen_hypercall(__HYPERVISOR_update_descriptor, maddr, desc,
+			       0, 0, 0);
+}
+
+static inline int HYPERVISOR_mmu_update(const struct mmu_update *req,
+					unsigned int count,
+					unsigned int *done, domid_t dom)
+{
+	return __xen_hypercall(__HYPERVISOR_mmu_update, req, count, done,
+			       dom, 0);
+}
+
+static inline int HYPERVISOR_mmuext_op(const struct mmuext_op *op,
+				       unsigned int count,
+				       unsigned int *done, domid_t dom)
+{
+	return __xen_hypercall(__HYPERVISOR_mmuext_op, op, count, done,
+			       dom, 0);
+}
+
+static inline int HYPERVISOR_update_va_mapping(unsigned long va, u64 pte,
+					       unsigned long flags)
+{
+	return __xen_hypercall(__HYPERVISOR_update_va_mapping, va, pte, flags,
+			       0, 0);
+}
+
+static inline int HYPERVISOR_set_debugreg(int reg, unsigned long value)
+{
+	return __xen_hypercall(__HYPERVISOR_set_debugreg, reg, value, 0, 0, 0);
+}
+
+static inline unsigned long HYPERVISOR_get_debugreg(int reg)
+{
+	return __xen_hypercall(__HYPERVISOR_get_debugreg, reg, 0, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_fpu_taskswitch(int set)
+{
+	return __xen_hypercall(__HYPERVISOR_fpu_taskswitch, set, 0, 0, 0, 0);
+}
+
+static inline int HYPERVISOR_physdev_op(int cmd, void *arg)
+{
+	return __xen_hypercall(__HYPERVISOR_physdev_op, cmd, arg, 0, 0, 0);
 }
 
 #endif /* _ASM_X86_XEN_HYPERCALL_H */
