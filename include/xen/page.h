@@ -4,8 +4,8 @@
  * operations.
  *
  * Xen's pages are 4 KiB, as are x86's.  In an auto-translated guest (PVH,
- * HVM) a frame number is the guest's own pfn; a PV guest will translate
- * through its physical-to-machine map once PV support exists here.
+ * HVM) a frame number is the guest's own pfn; a PV guest's is the
+ * machine frame its P2M gives (asm/xen/page.h).
  */
 #ifndef _XEN_PAGE_H
 #define _XEN_PAGE_H
@@ -13,6 +13,7 @@
 #include <linux/bits.h>
 #include <linux/mm.h>
 #include <linux/pfn.h>
+#include <asm/xen/page.h>
 
 #define XEN_PAGE_SHIFT	12
 #define XEN_PAGE_SIZE	BIT(XEN_PAGE_SHIFT)
@@ -27,7 +28,7 @@ static_assert(XEN_PAGE_SHIFT == PAGE_SHIFT);
  */
 static inline unsigned long pfn_to_gfn(unsigned long pfn)
 {
-	return pfn;
+	return pfn_to_mfn(pfn);
 }
 
 /**

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
+#include <asm/xen/page.h>
 #include <xen/interface/vcpu.h>
 #include <xen/interface/xen.h>
 #include <xen/xen-ops.h>
@@ -56,7 +57,7 @@ int xen_vcpu_setup(unsigned int cpu)
 	struct vcpu_info *mine = per_cpu_ptr(&xen_vcpu_info, cpu);
 	phys_addr_t pa = per_cpu_ptr_to_phys(mine);
 	struct vcpu_register_vcpu_info info = {
-		.mfn = PHYS_PFN(pa),
+		.mfn = pfn_to_mfn(PHYS_PFN(pa)),
 		.offset = offset_in_page(pa),
 	};
 	u32 vcpu = xen_vcpu_nr(cpu);

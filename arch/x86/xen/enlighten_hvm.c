@@ -31,9 +31,6 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/panic.h>
-#include <linux/panic_notifier.h>
-#include <linux/pm.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/hardirq.h>
@@ -42,7 +39,6 @@
 #include <asm/irq_regs.h>
 #include <asm/hypervisor.h>
 #include <asm/processor.h>
-#include <asm/reboot.h>
 #include <asm/smp.h>
 #include <asm/x86_init.h>
 #include <asm/xen/cpuid.h>
@@ -54,7 +50,6 @@
 #include <xen/hvm.h>
 #include <xen/interface/hvm/params.h>
 #include <xen/interface/memory.h>
-#include <xen/interface/sched.h>
 #include <xen/interface/version.h>
 #include <xen/xen-ops.h>
 #include <xen/xen.h>
@@ -77,13 +72,15 @@ static u32 xen_hvm_boot_vcpu __initdata;
 
 DEFINE_IDTENTRY_SYSVEC(sysvec_xen_hvm_callback)
 {
-	struct pt_regs *old_regs = set_irq_regs(regs);
+	struct pt_regs *interrupted;
 
+	inc_irq_stat(irq_hv_callback_count);
+	/* A vector of the vCPU's own is a local APIC interrupt: it wants EOI. */
 	if (xen_percpu_upcall)
 		apic_eoi();
-	inc_irq_stat(irq_hv_callback_count);
+	interrupted = set_irq_regs(regs);
 	xen_evtchn_do_upcall();
-	set_irq_regs(old_regs);
+	set_irq_regs(interrupted);
 }
 
 /* Xen's emulated local APIC counts its bus clock at 100 MHz. */
@@ -96,52 +93,6 @@ static unsigned long xen_hvm_get_tsc_khz(void)
 {
 	return xen_hvm_tsc_khz;
 }
-
-static void xen_hvm_shutdown(unsigned int reason)
-{
-	struct sched_shutdown arg = { .reason = reason };
-
-	HYPERVISOR_sched_op(SCHEDOP_shutdown, &arg);
-}
-
-static void xen_hvm_power_off(void)
-{
-	xen_hvm_shutdown(SHUTDOWN_poweroff);
-}
-
-static void xen_hvm_restart(char *cmd)
-{
-	xen_hvm_shutdown(SHUTDOWN_reboot);
-}
-
-/*
- * A panic tells Xen that the domain crashed, so that the toolstack's
- * on_crash applies (destroy, restart, or preserve for a post-mortem)
- * instead of a vCPU spinning in panic() for ever.  It does so from
- * the emergency restart at the end of panic(), after the console has
- * printed everything: with panic=0, the default, that restart comes at
- * once; a panic=N delay is kept.
- */
-static bool xen_hvm_panicked;
-
-static void xen_hvm_emergency_restart(void)
-{
-	xen_hvm_shutdown(READ_ONCE(xen_hvm_panicked) ? SHUTDOWN_crash :
-			 SHUTDOWN_reboot);
-}
-
-static int xen_hvm_panic(struct notifier_block *nb, unsigned long event,
-			 void *msg)
-{
-	WRITE_ONCE(xen_hvm_panicked, true);
-	if (!panic_timeout)
-		panic_timeout = -1;
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block xen_hvm_panic_nb = {
-	.notifier_call = xen_hvm_panic,
-};
 
 static int xen_hvm_set_upcall_vector(unsigned int cpu)
 {
@@ -301,11 +252,7 @@ static void __init xen_hvm_init_platform(void)
 	x86_platform.legacy.reserve_bios_regions = 0;
 	x86_platform.legacy.i8042 = X86_LEGACY_I8042_PLATFORM_ABSENT;
 
-	pm_power_off = xen_hvm_power_off;
-	machine_ops.restart = xen_hvm_restart;
-	machine_ops.emergency_restart = xen_hvm_emergency_restart;
-	machine_ops.halt = xen_hvm_power_off;
-	atomic_notifier_chain_register(&panic_notifier_list, &xen_hvm_panic_nb);
+	xen_reboot_init();
 }
 
 static u32 __init xen_hvm_detect(void)

@@ -6,8 +6,12 @@
 #define _ARCH_X86_XEN_XEN_OPS_H
 
 #include <linux/init.h>
+#include <linux/types.h>
+#include <asm/desc_defs.h>
+#include <asm/pgtable_types.h>
 
 void xen_init_time_ops(void);
+void xen_reboot_init(void);
 int xen_setup_timer(unsigned int cpu);
 void xen_teardown_timer(unsigned int cpu);
 void xen_setup_cpu_clockevents(void);
@@ -29,6 +33,60 @@ static inline void xen_teardown_ipis(unsigned int cpu)
 static inline void xen_hvm_smp_init(void)
 {
 }
+#endif
+
+#ifdef CONFIG_XEN_PV
+struct desc_ptr;
+struct start_info;
+struct task_struct;
+
+/* enlighten_pv.c */
+/*
+ * Does not return; not declared __noreturn, since objtool knows global
+ * noreturn functions only from a list of its own.
+ */
+__printf(1, 2) void xen_pv_fatal(const char *fmt, ...);
+
+/* entry_pv.S */
+void xen_pv_iret(void);
+void xen_pv_entry_syscall(void);
+
+/* The generic entry code's (entry_64.S). */
+void xen_failsafe_callback(void);
+extern char early_xen_iret_patch[];
+
+/* traps_pv.c */
+void xen_pv_load_idt(const struct desc_ptr *dtr);
+void xen_pv_write_idt_entry(gate_desc *idt, int entry, const gate_desc *gate);
+void xen_pv_register_callbacks(void);
+void xen_pv_patch_iret(void);
+
+/* irq_pv.c, cpu_pv.c, mmu_pv.c; the first five behind callee-save thunks */
+__visible unsigned long xen_pv_save_fl(void);
+__visible void xen_pv_irq_disable(void);
+__visible void xen_pv_irq_enable(void);
+__visible u64 xen_pv_entry_val(u64 val);
+__visible u64 xen_pv_make_entry(u64 val);
+__visible unsigned long xen_pv_read_cr2(void);
+void xen_pv_init_irq_ops(void);
+void xen_pv_init_cpu_ops(void);
+void xen_pv_init_mmu_ops(void);
+void xen_pv_set_page_rw(unsigned long pfn, bool rw);
+unsigned long xen_pv_boot_pagetable(const struct start_info *si);
+void xen_pv_start_context_switch(struct task_struct *prev);
+void xen_pv_end_context_switch(struct task_struct *next);
+
+/* mmu_pin_pv.c: the L4 slots of user space, the lower half. */
+#define XEN_PV_USER_PGDS	(PTRS_PER_PGD / 2)
+pgd_t *xen_pv_user_pgd(const pgd_t *pgd);
+void xen_pv_pin_pgd(pgd_t *pgd);
+void xen_pv_init_pin_ops(void);
+
+/* p2m.c, setup_pv.c */
+void xen_p2m_init_flat(const unsigned long *mfn_list, unsigned long nr_pages);
+int xen_p2m_build(unsigned long limit);
+void xen_pv_set_boot_area(unsigned long first, unsigned long end);
+char *xen_pv_memory_setup(void);
 #endif
 
 #endif /* _ARCH_X86_XEN_XEN_OPS_H */

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The MMU of a PV guest.
+ *
+ * A PV guest's page tables are read-only to it: Xen checks every entry
+ * that goes in (it must name a frame the guest owns, with flags Xen
+ * allows) and keeps the type of each frame (page table of level N, or
+ * plain page), so that no frame is at once a page table and writable.
+ * The guest writes entries with the mmu_update hypercall, loads cr3
+ * with mmuext_op NEW_BASEPTR and flushes TLBs with mmuext_op too.
+ *
+ * Entries hold machine frames.  The rest of Linux thinks in its own
+ * page frames, so the paravirt ops that make and read entries translate
+ * through the P2M and the M2P (asm/xen/page.h).
+ *
+ * Writes are batched (mcb.h): in a lazy MMU section (the generic code
+ * opens one around fork's copy, zap, mprotect and the like) every entry
+ * joins the CPU's batch, consecutive ones merge into one mmu_update,
+ * and the batch goes to Xen as one multicall when the section ends, when
+ * it is full, or when something must see the updates.
+ *
+ * This file covers the kernel's own page tables (init_mm): the boot
+ * handoff from the tables Xen built, entry updates, cr2/cr3 and TLB
+ * flushes.  Page tables of user processes are pinned when they are
+ * given to a CPU (mmu_pin_pv.c).
+ */
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/pgtable.h>
+#include <linux/sched.h>
+#include <asm/paravirt.h>
+#include <asm/pgalloc.h>
+#include <asm/sections.h>
+#include <asm/setup.h>
+#include <asm/tlbflush.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/hypervisor.h>
+#include <asm/xen/page.h>
+#include <xen/interface/xen.h>
+#include <xen/xen-ops.h>
+#include <xen/xen.h>
+
+#include "multicall.h"
+#include "xen-ops.h"
+
+/* What is open on this CPU: nothing, a lazy MMU section or a context switch. */
+enum xen_pv_lazy {
+	XEN_PV_LAZY_NONE,
+	XEN_PV_LAZY_MMU,
+	XEN_PV_LAZY_CPU,
+};
+
+static DEFINE_PER_CPU(enum xen_pv_lazy, xen_pv_lazy);
+static DEFINE_PER_CPU(struct xen_mcb, xen_pv_mcb);
+/* cr3 as Linux sees it: the physical address of the L4 (a pfn). */
+static DEFINE_PER_CPU(unsigned long, xen_pv_cr3);
+
+/*
+ * Entries: pfn <-> mfn.  Not-present entries (swap entries, PROT_NONE)
+ * carry no frame and pass as they are.
+ *
+ * A present entry may map a frame that is not the guest's own (the
+ * shared info page, another domain's granted page): it has no pfn.  It
+ * reads back as the mfn with a high bit no real pfn has, and goes in
+ * again as the same mfn, so that code that reads an entry and writes it
+ * back changed (set_memory_*, mprotect) keeps the frame.
+ */
+#define XEN_PV_FOREIGN_PFN	BIT_ULL(39)
+
+static u64 xen_pv_to_machine(u64 val)
+{
+	unsigned long pfn, mfn;
+
+	if (!(val & _PAGE_PRESENT))
+		return val;
+	pfn = (val & PTE_PFN_MASK) >> PAGE_SHIFT;
+	if (pfn & XEN_PV_FOREIGN_PFN)
+		return val & ~((u64)XEN_PV_FOREIGN_PFN << PAGE_SHIFT);
+	mfn = pfn_to_mfn(pfn);
+	if (unlikely(mfn == INVALID_P2M_ENTRY))
+		return 0;	/* nothing behind the pfn: map nothing */
+	return (val & ~PTE_PFN_MASK) | ((u64)mfn << PAGE_SHIFT);
+}
+
+static u64 xen_pv_from_machine(u64 val)
+{
+	unsigned long pfn;
+
+	if (!(val & _PAGE_PRESENT))
+		return val;
+	pfn = mfn_to_pfn((val & PTE_PFN_MASK) >> PAGE_SHIFT);
+	if (unlikely(pfn == INVALID_P2M_ENTRY))
+		return val | ((u64)XEN_PV_FOREIGN_PFN << PAGE_SHIFT);
+	return (val & ~PTE_PFN_MASK) | ((u64)pfn << PAGE_SHIFT);
+}
+
+/* One pair serves every level: entries of all levels share the layout. */
+__visible u64 xen_pv_entry_val(u64 val)
+{
+	return xen_pv_from_machine(val);
+}
+
+PV_CALLEE_SAVE_REGS_THUNK(xen_pv_entry_val);
+
+__visible u64 xen_pv_make_entry(u64 val)
+{
+	return xen_pv_to_machine(val);
+}
+
+PV_CALLEE_SAVE_REGS_THUNK(xen_pv_make_entry);
+
+/* The machine address of a page-table entry (in the direct map or the image). */
+static u64 xen_pv_entry_maddr(const void *entry)
+{
+	return phys_to_machine(__pa(entry));
+}
+
+static void xen_pv_mmu_failed(const char *what, u64 where, u64 val, int rc)
+{
+	xen_pv_fatal("xen: %s %#llx <- %#llx refused: %d\n", what, where, val,
+		     rc);
+}
+
+/*
+ * Xen checks every entry, so a refused one is a bug of this file: the
+ * page tables no longer say what Linux thinks they say, and going on
+ * would corrupt memory.
+ */
+static void xen_pv_mcb_flush(enum xen_mc_reason why)
+{
+	int rc = xen_mcb_send(this_cpu_ptr(&xen_pv_mcb), why);
+
+	if (rc)
+		xen_pv_fatal("xen: page-table batch refused: %d\n", rc);
+}
+
+/* Write one entry: queued in a lazy MMU section, at once otherwise. */
+static void xen_pv_update(void *entry, u64 val)
+{
+	u64 ptr = xen_pv_entry_maddr(entry) | MMU_NORMAL_PT_UPDATE;
+	struct mmu_update *u;
+	struct xen_mcb *b;
+	int rc;
+
+	preempt_disable();
+	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU) {
+		b = this_cpu_ptr(&xen_pv_mcb);
+		u = xen_mcb_mmu_update(b, 1);
+		if (!u) {
+			xen_pv_mcb_flush(XEN_MC_FULL);
+			u = xen_mcb_mmu_update(b, 1);
+		}
+		u->ptr = ptr;
+		u->val = val;
+		preempt_enable();
+		return;
+	}
+	preempt_enable();
+	{
+		struct mmu_update one = { .ptr = ptr, .val = val };
+
+		rc = HYPERVISOR_mmu_update(&one, 1, NULL, DOMID_SELF);
+		if (rc)
+			xen_pv_mmu_failed("mmu_update", ptr, val, rc);
+	}
+}
+
+static void xen_pv_set_pte(pte_t *ptep, pte_t pte)
+{
+	xen_pv_update(ptep, native_pte_val(pte));
+}
+
+static void xen_pv_set_pmd(pmd_t *pmdp, pmd_t pmd)
+{
+	xen_pv_update(pmdp, pmd.pmd);
+}
+
+static void xen_pv_set_pud(pud_t *pudp, pud_t pud)
+{
+	xen_pv_update(pudp, pud.pud);
+}
+
+/*
+ * With four levels, p4d entries are the L4's.  Those of the user half
+ * go to the process's user L4 as well.
+ */
+static void xen_pv_set_p4d(p4d_t *p4dp, p4d_t p4d)
+{
+	unsigned long index = offset_in_page(p4dp) / sizeof(*p4dp);
+	pgd_t *user;
+
+	xen_pv_update(p4dp, native_p4d_val(p4d));
+	if (index >= XEN_PV_USER_PGDS)
+		return;
+	user = xen_pv_user_pgd((pgd_t *)((unsigned long)p4dp & PAGE_MASK));
+	if (user)
+		xen_pv_update(&user[index], native_p4d_val(p4d));
+}
+
+/* Lazy sections. */
+static void xen_pv_enter_lazy_mmu(void)
+{
+	this_cpu_write(xen_pv_lazy, XEN_PV_LAZY_MMU);
+}
+
+static void xen_pv_flush_lazy_mmu(void)
+{
+	preempt_disable();
+	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU)
+		xen_pv_mcb_flush(XEN_MC_SYNC);
+	preempt_enable();
+}
+
+static void xen_pv_leave_lazy_mmu(void)
+{
+	preempt_disable();
+	xen_pv_mcb_flush(XEN_MC_LAZY);
+	this_cpu_write(xen_pv_lazy, XEN_PV_LAZY_NONE);
+	preempt_enable();
+}
+
+/*
+ * A context switch may come in the middle of a lazy MMU section (the
+ * section then belongs to the task switched out): its updates go to Xen
+ * first, and the section opens again when the task comes back.
+ */
+void xen_pv_start_context_switch(struct task_struct *prev)
+{
+	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU) {
+		xen_pv_mcb_flush(XEN_MC_SYNC);
+		set_ti_thread_flag(task_thread_info(prev), TIF_LAZY_MMU_UPDATES);
+	}
+	this_cpu_write(xen_pv_lazy, XEN_PV_LAZY_CPU);
+}
+
+void xen_pv_end_context_switch(struct task_struct *next)
+{
+	xen_pv_mcb_flush(XEN_MC_LAZY);
+	this_cpu_write(xen_pv_lazy, XEN_PV_LAZY_NONE);
+	if (test_and_clear_ti_thread_flag(task_thread_info(next),
+					  TIF_LAZY_MMU_UPDATES))
+		xen_pv_enter_lazy_mmu();
+}
+
+/* An mmuext_op, batched like the entry writes in a lazy section. */
+static void xen_pv_mmuext(unsigned int cmd, unsigned long arg1,
+			  unsigned long arg2)
+{
+	struct mmuext_op *op, one;
+	struct xen_mcb *b;
+	int rc;
+
+	preempt_disable();
+	if (this_cpu_read(xen_pv_lazy) != XEN_PV_LAZY_NONE) {
+		b = this_cpu_ptr(&xen_pv_mcb);
+		op = xen_mcb_mmuext(b, 1);
+		if (!op) {
+			xen_pv_mcb_flush(XEN_MC_FULL);
+			op = xen_mcb_mmuext(b, 1);
+		}
+	} else {
+		op = &one;
+	}
+	op->cmd = cmd;
+	op->arg1.mfn = arg1;
+	op->arg2.nr_ents = arg2;
+	if (op == &one) {
+		rc = HYPERVISOR_mmuext_op(op, 1, NULL, DOMID_SELF);
+		if (rc)
+			xen_pv_mmu_failed("mmuext_op", cmd, arg1, rc);
+	}
+	preempt_enable();
+}
+
+/* cr2 is in the vcpu_info: Xen writes it there before it enters #PF. */
+__visible unsigned long xen_pv_read_cr2(void)
+{
+	return this_cpu_read(xen_vcpu)->arch.cr2;
+}
+
+PV_CALLEE_SAVE_REGS_THUNK(xen_pv_read_cr2);
+
+static void xen_pv_write_cr2(unsigned long cr2)
+{
+	this_cpu_read(xen_vcpu)->arch.cr2 = cr2;
+}
+
+static unsigned long xen_pv_read_cr3(void)
+{
+	return this_cpu_read(xen_pv_cr3);
+}
+
+/*
+ * Load an L4.  Xen flushes the TLB (of everything but global pages,
+ * which a PV guest does not have).  The L4 must be validated already:
+ * init_mm's is pinned at boot, a process's when it is activated.
+ */
+static void xen_pv_write_cr3(unsigned long cr3)
+{
+	unsigned long mfn = pfn_to_mfn(PFN_DOWN(cr3));
+
+	pgd_t *user = NULL;
+
+	if (cr3 != __pa_symbol(init_top_pgt)) {
+		pgd_t *pgd = __va(cr3 & PAGE_MASK);
+
+		if (WARN_ON_ONCE(!PagePinned(virt_to_page(pgd))))
+			xen_pv_pin_pgd(pgd);
+		user = xen_pv_user_pgd(pgd);
+	}
+	this_cpu_write(xen_pv_cr3, cr3);
+	xen_pv_mmuext(MMUEXT_NEW_BASEPTR, mfn, 0);
+	xen_pv_mmuext(MMUEXT_NEW_USER_BASEPTR, user ? virt_to_mfn(user) : 0, 0);
+}
+
+/* TLB flushes. */
+static void xen_pv_flush_tlb(void)
+{
+	xen_pv_mmuext(MMUEXT_TLB_FLUSH_LOCAL, 0, 0);
+}
+
+static void xen_pv_flush_tlb_one_user(unsigned long addr)
+{
+	xen_pv_mmuext(MMUEXT_INVLPG_LOCAL, addr & PAGE_MASK, 0);
+}
+
+static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
+				   const struct flush_tlb_info *info)
+{
+	struct mmuext_op op = {};
+	struct cpumask vcpus;
+	unsigned int cpu;
+	int rc;
+
+	/* Xen wants a bitmap of vCPU numbers, which cpumask_t can hold. */
+	cpumask_clear(&vcpus);
+	for_each_cpu(cpu, cpus)
+		__cpumask_set_cpu(xen_vcpu_nr(cpu), &vcpus);
+	op.arg2.vcpumask = cpumask_bits(&vcpus);
+	if (info->end != TLB_FLUSH_ALL &&
+	    info->end - info->start <= PAGE_SIZE) {
+		op.cmd = MMUEXT_INVLPG_MULTI;
+		op.arg1.linear_addr = info->start;
+	} else {
+		op.cmd = MMUEXT_TLB_FLUSH_MULTI;
+	}
+	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	if (rc)
+		xen_pv_mmu_failed("flush", op.cmd, 0, rc);
+}
+
+/**
+ * xen_pv_set_page_rw() - map a page writable or read-only, everywhere
+ * @pfn: the page
+ * @rw: writable?
+ *
+ * Xen refuses a page as a page table (or descriptor table) while it is
+ * mapped writable anywhere, and refuses a writable mapping of one that
+ * is.  A page of the kernel has two mappings: the direct map and, for
+ * the image, the kernel map.  Either may not exist yet.
+ */
+void xen_pv_set_page_rw(unsigned long pfn, bool rw)
+{
+	unsigned long va[2] = { (unsigned long)__va(PFN_PHYS(pfn)), 0 };
+	unsigned int i, level;
+
+	if (PFN_PHYS(pfn) >= __pa_symbol(_text) &&
+	    PFN_PHYS(pfn) < __pa_symbol(_end))
+		va[1] = (unsigned long)__START_KERNEL_map + PFN_PHYS(pfn) -
+			phys_base;
+	for (i = 0; i < ARRAY_SIZE(va) && va[i]; i++) {
+		pte_t *pte = lookup_address(va[i], &level);
+		u64 val;
+		int rc;
+
+		if (!pte || level != PG_LEVEL_4K || !pte_present(*pte))
+			continue;
+		val = native_pte_val(*pte);
+		val = rw ? val | _PAGE_RW : val & ~_PAGE_RW;
+		if (val == native_pte_val(*pte))
+			continue;
+		rc = HYPERVISOR_update_va_mapping(va[i], val, UVMF_INVLPG);
+		if (rc)
+			xen_pv_mmu_failed("update_va_mapping", va[i], val, rc);
+	}
+}
+
+/* Boot: from the page tables Xen built to the kernel's own. */
+
+/* A boot-area page by machine frame (Xen maps all of it at the kernel map). */
+static void *__init xen_pv_boot_va(u64 entry)
+{
+	unsigned long mfn = (entry & PTE_PFN_MASK) >> PAGE_SHIFT;
+
+	return (void *)(__START_KERNEL_map + PFN_PHYS(xen_m2p_entry(mfn)));
+}
+
+static u64 __init xen_pv_table_entry(const void *table)
+{
+	return phys_to_machine(__pa_symbol(table)) | _KERNPG_TABLE_NOENC;
+}
+
+/* Before the switch: the image is still mapped only by Xen's tables. */
+static void __init xen_pv_boot_ro(const void *va)
+{
+	unsigned long pfn = PFN_DOWN(__pa_symbol(va));
+	u64 pte = ((u64)pfn_to_mfn(pfn) << PAGE_SHIFT) | _PAGE_PRESENT |
+		  _PAGE_ACCESSED;
+	int rc = HYPERVISOR_update_va_mapping((unsigned long)va, pte,
+					      UVMF_INVLPG);
+
+	if (rc)
+		xen_pv_mmu_failed("boot update_va_mapping", (unsigned long)va,
+				  pte, rc);
+}
+
+/**
+ * xen_pv_boot_pagetable() - switch to the kernel's own page tables
+ * @si: the start info, whose pt_base is the L4 Xen built
+ *
+ * Xen mapped the boot area (image, start info, P2M, its page tables,
+ * the boot stack) at the kernel map with 4 KiB pages.  The kernel's
+ * static tables (head_64.S) take over Xen's L1 pages: level2_kernel_pgt
+ * gets Xen's L2 of the kernel map, level2_ident_pgt the same, so that
+ * the boot area appears in the direct map too, where the generic code
+ * looks for it by physical address.  The static tables are made
+ * read-only, the L4 pinned and loaded.  Xen's L4, L3 and L2 stay
+ * unused (they are reserved with the rest of the boot area).
+ *
+ * Return: the pfn after the last one the boot area maps.
+ */
+unsigned long __init xen_pv_boot_pagetable(const struct start_info *si)
+{
+	const pgd_t *xen_l4 = (const pgd_t *)si->pt_base;
+	const pud_t *xen_l3;
+	const pmd_t *xen_l2;
+	unsigned long end = 0, i;
+	const void *tables[] = {
+		init_top_pgt, level3_ident_pgt, level2_ident_pgt,
+		level3_kernel_pgt, level2_kernel_pgt, level2_fixmap_pgt,
+	};
+	u64 l4;
+
+	xen_l3 = xen_pv_boot_va(native_pgd_val(xen_l4[pgd_index(__START_KERNEL_map)]));
+	xen_l2 = xen_pv_boot_va(native_pud_val(xen_l3[pud_index(__START_KERNEL_map)]));
+
+	for (i = 0; i < PTRS_PER_PMD; i++) {
+		level2_kernel_pgt[i] = xen_l2[i];
+		level2_ident_pgt[i] = xen_l2[i];
+		if (native_pmd_val(xen_l2[i]) & _PAGE_PRESENT)
+			end = (i + 1) * PTRS_PER_PTE;
+	}
+	memset(level3_ident_pgt, 0, PAGE_SIZE);
+	level3_ident_pgt[0] = native_make_pud(xen_pv_table_entry(level2_ident_pgt));
+	level3_kernel_pgt[pud_index(__START_KERNEL_map)] =
+		native_make_pud(xen_pv_table_entry(level2_kernel_pgt));
+	level3_kernel_pgt[pud_index(__START_KERNEL_map) + 1] =
+		native_make_pud(xen_pv_table_entry(level2_fixmap_pgt));
+	for (i = 0; i < FIXMAP_PMD_NUM; i++)
+		level2_fixmap_pgt[PTRS_PER_PMD - 4 - FIXMAP_PMD_NUM + i] =
+			native_make_pmd(xen_pv_table_entry(&level1_fixmap_pgt[i * PTRS_PER_PTE]));
+	memset(init_top_pgt, 0, PAGE_SIZE);
+	init_top_pgt[pgd_index(__PAGE_OFFSET_BASE_L4)] =
+		native_make_pgd(xen_pv_table_entry(level3_ident_pgt));
+	init_top_pgt[pgd_index(__START_KERNEL_map)] =
+		native_make_pgd(xen_pv_table_entry(level3_kernel_pgt));
+
+	for (i = 0; i < ARRAY_SIZE(tables); i++)
+		xen_pv_boot_ro(tables[i]);
+	for (i = 0; i < FIXMAP_PMD_NUM; i++)
+		xen_pv_boot_ro(&level1_fixmap_pgt[i * PTRS_PER_PTE]);
+
+	l4 = pfn_to_mfn(PFN_DOWN(__pa_symbol(init_top_pgt)));
+	{
+		struct mmuext_op op[2] = {
+			{ .cmd = MMUEXT_PIN_L4_TABLE, .arg1.mfn = l4 },
+			{ .cmd = MMUEXT_NEW_BASEPTR, .arg1.mfn = l4 },
+		};
+		int rc = HYPERVISOR_mmuext_op(op, ARRAY_SIZE(op), NULL,
+					      DOMID_SELF);
+
+		if (rc)
+			xen_pv_mmu_failed("boot pin and load", l4, 0, rc);
+	}
+	this_cpu_write(xen_pv_cr3, __pa_symbol(init_top_pgt));
+	return end;
+}
+
+/**
+ * xen_pv_init_mmu_ops() - install the MMU paravirt ops
+ */
+void __init xen_pv_init_mmu_ops(void)
+{
+	struct pv_mmu_ops *mmu = &pv_ops.mmu;
+
+	mmu->read_cr2 = __PV_IS_CALLEE_SAVE(__raw_callee_save_xen_pv_read_cr2);
+	mmu->write_cr2 = xen_pv_write_cr2;
+	mmu->read_cr3 = xen_pv_read_cr3;
+	mmu->write_cr3 = xen_pv_write_cr3;
+	mmu->flush_tlb_user = xen_pv_flush_tlb;
+	mmu->flush_tlb_kernel = xen_pv_flush_tlb;
+	mmu->flush_tlb_one_user = xen_pv_flush_tlb_one_user;
+	mmu->flush_tlb_multi = xen_pv_flush_tlb_multi;
+	mmu->set_pte = xen_pv_set_pte;
+	mmu->set_pmd = xen_pv_set_pmd;
+	mmu->set_pud = xen_pv_set_pud;
+	mmu->set_p4d = xen_pv_set_p4d;
+	mmu->pte_val = PV_CALLEE_SAVE(xen_pv_entry_val);
+	mmu->make_pte = PV_CALLEE_SAVE(xen_pv_make_entry);
+	mmu->pmd_val = PV_CALLEE_SAVE(xen_pv_entry_val);
+	mmu->make_pmd = PV_CALLEE_SAVE(xen_pv_make_entry);
+	mmu->pud_val = PV_CALLEE_SAVE(xen_pv_entry_val);
+	mmu->make_pud = PV_CALLEE_SAVE(xen_pv_make_entry);
+	mmu->pgd_val = PV_CALLEE_SAVE(xen_pv_entry_val);
+	mmu->make_pgd = PV_CALLEE_SAVE(xen_pv_make_entry);
+	mmu->lazy_mode.enter = xen_pv_enter_lazy_mmu;
+	mmu->lazy_mode.leave = xen_pv_leave_lazy_mmu;
+	mmu->lazy_mode.flush = xen_pv_flush_lazy_mmu;
+	pv_ops.cpu.start_context_switch = xen_pv_start_context_switch;
+	pv_ops.cpu.end_context_switch = xen_pv_end_context_switch;
+	xen_pv_init_pin_ops();
+}

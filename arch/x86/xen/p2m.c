@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The P2M of a PV guest, and lookups in Xen's M2P.
+ *
+ * Xen's domain builder hands the guest a flat P2M: an array of one mfn
+ * per populated pfn (start_info.mfn_list), in the boot area.  Until the
+ * kernel has an allocator, lookups read that array.  xen_p2m_build()
+ * then moves the map into a tree (p2m_tree.c), which can hold holes,
+ * identity ranges and pfns past the boot-time ones; the boot area's
+ * array is not used again.
+ */
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/memblock.h>
+#include <linux/mm.h>
+#include <linux/uaccess.h>
+#include <asm/xen/interface.h>
+#include <asm/xen/page.h>
+
+#include "p2m_tree.h"
+#include "xen-ops.h"
+
+/* The builder's array, until xen_p2m_build(). */
+static const unsigned long *xen_p2m_flat __ro_after_init;
+static unsigned long xen_p2m_flat_size __ro_after_init;
+
+static struct xen_p2m xen_p2m;
+static bool xen_p2m_ready __ro_after_init;
+
+/**
+ * xen_p2m_entry() - the P2M entry of a pfn
+ * @pfn: a page frame
+ *
+ * Return: the mfn, with IDENTITY_FRAME_BIT for an identity entry, or
+ * INVALID_P2M_ENTRY.
+ */
+unsigned long xen_p2m_entry(unsigned long pfn)
+{
+	if (likely(xen_p2m_ready))
+		return xen_p2m_lookup(&xen_p2m, pfn);
+	if (pfn < xen_p2m_flat_size)
+		return xen_p2m_flat[pfn];
+	return INVALID_P2M_ENTRY;
+}
+EXPORT_SYMBOL_GPL(xen_p2m_entry);
+
+/**
+ * xen_m2p_entry() - the pfn a machine frame backs
+ * @mfn: a machine frame
+ *
+ * Xen's M2P says which pfn a frame was last given as; a frame of
+ * another domain (a grant mapping, say) may hold anything there, or lie
+ * past the table's end, so the answer is checked against the P2M.
+ *
+ * Return: the pfn, or INVALID_P2M_ENTRY for a frame not ours.
+ */
+unsigned long xen_m2p_entry(unsigned long mfn)
+{
+	const unsigned long *m2p = (const unsigned long *)MACH2PHYS_VIRT_START;
+	unsigned long pfn, back;
+
+	if (mfn >= (MACH2PHYS_VIRT_END - MACH2PHYS_VIRT_START) / sizeof(*m2p) ||
+	    copy_from_kernel_nofault(&pfn, &m2p[mfn], sizeof(pfn)))
+		pfn = INVALID_P2M_ENTRY;
+	back = pfn == INVALID_P2M_ENTRY ? INVALID_P2M_ENTRY : xen_p2m_entry(pfn);
+	if (back == mfn)
+		return pfn;
+	/* An I/O frame of dom0 is its own pfn. */
+	if (xen_p2m_entry(mfn) == IDENTITY_FRAME(mfn))
+		return mfn;
+	return INVALID_P2M_ENTRY;
+}
+EXPORT_SYMBOL_GPL(xen_m2p_entry);
+
+/**
+ * xen_p2m_init_flat() - look pfns up in the domain builder's array
+ * @mfn_list: start_info.mfn_list
+ * @nr_pages: its entries
+ */
+void __init xen_p2m_init_flat(const unsigned long *mfn_list,
+			      unsigned long nr_pages)
+{
+	xen_p2m_flat = mfn_list;
+	xen_p2m_flat_size = nr_pages;
+}
+
+static void *__init xen_p2m_boot_alloc(void *ctx)
+{
+	return memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+}
+
+static void __init xen_p2m_boot_free(void *ctx, void *page)
+{
+	memblock_free(page, PAGE_SIZE);
+}
+
+/**
+ * xen_p2m_build() - move the P2M into a tree of its own
+ * @limit: pfns the tree must be able to hold (the memory map's end)
+ *
+ * Needs memblock.  Copies the builder's array.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __init xen_p2m_build(unsigned long limit)
+{
+	unsigned long pfn;
+	int rc;
+
+	rc = xen_p2m_init(&xen_p2m, max(limit, xen_p2m_flat_size),
+			  xen_p2m_boot_alloc, xen_p2m_boot_free, NULL);
+	if (rc)
+		return rc;
+	for (pfn = 0; pfn < xen_p2m_flat_size; pfn++) {
+		rc = xen_p2m_set(&xen_p2m, pfn, xen_p2m_flat[pfn]);
+		if (rc)
+			return rc;
+	}
+	/* The tree is whole before a lookup may take it. */
+	smp_wmb();
+	WRITE_ONCE(xen_p2m_ready, true);
+	return 0;
+}
+
+/**
+ * arbitrary_virt_to_mfn() - the machine frame behind any kernel address
+ * @v: a mapped kernel address (direct map, image, vmalloc, fixmap)
+ *
+ * Return: the mfn the page tables map @v to.
+ */
+unsigned long arbitrary_virt_to_mfn(const void *v)
+{
+	unsigned int level;
+	pte_t *pte = lookup_address((unsigned long)v, &level);
+
+	if (WARN_ON_ONCE(!pte || level != PG_LEVEL_4K))
+		return INVALID_P2M_ENTRY;
+	return (native_pte_val(*pte) & PTE_PFN_MASK) >> PAGE_SHIFT;
+}
+EXPORT_SYMBOL_GPL(arbitrary_virt_to_mfn);
