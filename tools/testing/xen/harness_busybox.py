@@ -153,36 +153,6 @@ CRASH_PAYLOAD = ('0123456789abcdefghijklmnopqrstuvwxyz'
                  'ABCDEFGHIJKLMNOPQRSTUVWXYZ+-')
 
 
-# memory = 256 in DOMU_CFG, in pages.
-DOMU_PAGES = 256 << 8
-
-
-def judge_pv_entry(s, out, serial):
-    """Judge the PV entry of our kernel: its console line, a clean off."""
-    last = last_attempt(s, out, serial)
-    if not last:
-        return Result(s, False, 'dom0 never ran this domU', serial)
-    name, rest, console, _ = last
-    f = parse_fields(rest)
-    text = read(console)
-    m = re.search(r'xen: PV entry: (\S+), (\d+) pages, flags (\S+), '
-                  r'pt_base (\S+) \((\d+) frames\)', text)
-    if not m:
-        return Result(s, False, 'no "xen: PV entry" line on the console '
-                      f'ring ({" ".join(rest.split()[:3])}; Xen log: '
-                      f'{serial})' + triple_fault(s, out, serial), console)
-    magic, pages, flags, pt_base, frames = m.groups()
-    if magic != 'xen-3.0-x86_64' or int(pages) != DOMU_PAGES:
-        return Result(s, False, f'start_info read wrong: magic {magic}, '
-                      f'{pages} pages (expected {DOMU_PAGES})', console)
-    if f.get('crashed') or 'powering off' not in text:
-        return Result(s, False, 'the domain did not power off cleanly '
-                      f'({rest.strip()})', console)
-    return Result(s, True, f'entered as {magic}: {pages} pages, flags '
-                  f'{flags}, boot page tables at {pt_base} ({frames} '
-                  'frames), console ring found; powered off', console)
-
-
 def judge_crash(s, out, serial):
     """Judge a console that took a flood of printk lines, then a panic.
 

@@ -9,7 +9,7 @@ import re
 
 from harness_bench import judge_pairs
 from harness_busybox import (
-    judge_control, judge_crash, judge_domu_boot, judge_pv_entry, judge_repeat, judge_xbdev,
+    judge_control, judge_crash, judge_domu_boot, judge_repeat, judge_xbdev,
     judge_xsbench)
 from harness_common import INIT_RE, MARK, parse_fields, read, Result
 from harness_debian import judge_debian
@@ -61,8 +61,6 @@ def judge_domu(s, out, serial):
         return judge_control(s, out, serial)
     if s.crash:
         return judge_crash(s, out, serial)
-    if s.pventry:
-        return judge_pv_entry(s, out, serial)
     if s.xsbench:
         res = judge_domu_boot(s, out, serial)
         return judge_xsbench(s, res, out, serial) if res.ok else res

@@ -35,7 +35,6 @@ class Scenario:
     survey: bool = False        # (blkbad/netbad) report what it survives
     conflood: bool = False      # dom0 floods the console's event channel
     cases: str = ''             # (blkbad/netbad) only these devices' cases
-    pventry: bool = False       # (pv, ours) the PV entry only: it powers off
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -54,20 +53,15 @@ SCENARIOS = [
              doc='reference kernel as PV dom0: xenstored, xenconsoled, xl'),
     Scenario('pv-domu-ref', 'pv', 'ref', dom0='ref',
              doc='reference kernel as PV domU reaches init'),
-    Scenario('pv-entry-ours', 'pv', 'ours', dom0='ref', pventry=True,
-             timeout=60,
-             doc='our kernel as a PV domU, as far as the PV port goes '
-             'today: Xen\'s builder must load it and enter startup_xen, '
-             'which must find its console ring, print what start_info '
-             'says (the pages of memory = 256 MiB) and power the domain '
-             'off, not crash it'),
+    Scenario('pv-domu-ours', 'pv', 'ours', dom0='ref',
+             doc='our kernel as PV domU under the reference dom0 reaches '
+             'init: Xen\'s builder loads it, it runs deprivileged on '
+             'its own page tables and events, and powers off'),
     Scenario('pvh-domu-ref', 'pvh', 'ref', dom0='ref',
              flake_retries=2, flake_note=PIT_FLAKE,
              doc='reference kernel as PVH domU reaches init'),
     Scenario('dom0-ours', 'dom0', 'ours', timeout=180,
              doc='our kernel as PV dom0'),
-    Scenario('pv-domu-ours', 'pv', 'ours', dom0='ref',
-             doc='our kernel as PV domU under the reference dom0'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
              doc='our kernel as PVH domU under the reference dom0'),
     Scenario('clock-pvh-ours', 'pvh', 'ours', dom0='ref', clock=60,
@@ -259,7 +253,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'debian-net-pvh-ours',
            'debian-io-pvh-ours', 'blkfront-bad-pvh-ours',
            'netfront-bad-pvh-ours', 'dom0-ref',
-           'pv-domu-ref', 'pvh-domu-ref', 'pv-entry-ours']
+           'pv-domu-ref', 'pvh-domu-ref', 'pv-domu-ours']
 # Not in the default set: xsbench-pvh-{ours,ref}.  Under that load a PVH
 # domU of either kernel sometimes triple-faults in this emulator (see
 # README), so it cannot gate make check; run it by name for the figures.
