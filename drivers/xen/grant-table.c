@@ -35,8 +35,10 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <asm/xen/hypercall.h>
+#include <asm/xen/page.h>
 #include <xen/grant_table.h>
 #include <xen/interface/memory.h>
 #include <xen/xen-ops.h>
@@ -101,6 +103,70 @@ static struct grant_entry_v1 *gnttab_entry(grant_ref_t ref)
  * slots are allocated for the largest table at start, so that private
  * chains, which drivers walk without the lock, never move.
  */
+/*
+ * A PV guest gets the table's frames from Xen (GNTTABOP_setup_table, by
+ * machine frame) and maps them itself, at addresses reserved when the
+ * table is set up: growth happens under gnttab_lock, where nothing may
+ * sleep, so the page tables are allocated beforehand too.
+ */
+static void *gnttab_pv_area;
+static pte_t **gnttab_pv_ptes;
+
+static int gnttab_pv_note_pte(pte_t *pte, unsigned long addr, void *data)
+{
+	pte_t ***next = data;
+
+	*(*next)++ = pte;
+	return 0;
+}
+
+static int __init gnttab_pv_reserve(void)
+{
+	unsigned long size = gnttab_max_frames * PAGE_SIZE;
+	struct vm_struct *area = get_vm_area(size, VM_IOREMAP);
+	pte_t **next;
+	int rc;
+
+	gnttab_pv_ptes = kcalloc(gnttab_max_frames, sizeof(*gnttab_pv_ptes),
+				 GFP_KERNEL);
+	rc = area && gnttab_pv_ptes ? 0 : -ENOMEM;
+	next = gnttab_pv_ptes;
+	if (!rc)
+		rc = apply_to_page_range(&init_mm, (unsigned long)area->addr,
+					 size, gnttab_pv_note_pte, &next);
+	if (rc) {
+		if (area)
+			free_vm_area(area);
+		kfree(gnttab_pv_ptes);
+		gnttab_pv_ptes = NULL;
+		return rc;
+	}
+	gnttab_pv_area = area->addr;
+	return 0;
+}
+
+static void *gnttab_pv_map(unsigned int frame, gfp_t gfp)
+{
+	struct gnttab_setup_table setup = {
+		.dom = DOMID_SELF,
+		.nr_frames = frame + 1,
+	};
+	xen_pfn_t *mfns = kcalloc(frame + 1, sizeof(*mfns), gfp);
+	int rc;
+
+	if (!mfns)
+		return ERR_PTR(-ENOMEM);
+	setup.frame_list = mfns;
+	rc = HYPERVISOR_grant_table_op(GNTTABOP_setup_table, &setup, 1);
+	if (!rc && setup.status != GNTST_okay)
+		rc = gnttab_status_to_errno(setup.status);
+	if (!rc)
+		set_pte(gnttab_pv_ptes[frame],
+			pfn_pte(xen_foreign_pfn(mfns[frame]), PAGE_KERNEL));
+	kfree(mfns);
+	return rc ? ERR_PTR(rc) : gnttab_pv_area + frame * PAGE_SIZE;
+}
+
 static int gnttab_grow(gfp_t gfp)
 {
 	unsigned int frame = gnttab_nr_frames;
@@ -114,6 +180,14 @@ static int gnttab_grow(gfp_t gfp)
 
 	if (frame >= gnttab_max_frames)
 		return -ENOSPC;
+	if (xen_pv_domain()) {
+		void *va = gnttab_pv_map(frame, gfp);
+
+		if (IS_ERR(va))
+			return PTR_ERR(va);
+		gnttab_frames[frame] = va;
+		goto added;
+	}
 	page = alloc_page(gfp | __GFP_ZERO);
 	if (!page)
 		return -ENOMEM;
@@ -126,6 +200,7 @@ static int gnttab_grow(gfp_t gfp)
 
 	/* The page's frame now shows the grant frame; the page is Xen's. */
 	gnttab_frames[frame] = page_address(page);
+added:
 	gref_free_add_range(&gnttab_free, gnttab_free.next,
 			    frame ? frame * GNTTAB_PER_FRAME :
 			    GNTTAB_NR_RESERVED_ENTRIES,
@@ -532,7 +607,7 @@ static int __init gnttab_init(void)
 	unsigned long flags;
 	int rc;
 
-	if (!xen_hvm_domain())
+	if (!xen_domain())
 		return 0;
 	rc = HYPERVISOR_grant_table_op(GNTTABOP_query_size, &query, 1);
 	if (rc || query.status != GNTST_okay || !query.max_nr_frames) {
@@ -552,9 +627,12 @@ static int __init gnttab_init(void)
 	}
 	gnttab_free.head = GREF_END;
 
-	spin_lock_irqsave(&gnttab_lock, flags);
-	rc = gnttab_grow(GFP_ATOMIC);
-	spin_unlock_irqrestore(&gnttab_lock, flags);
+	rc = xen_pv_domain() ? gnttab_pv_reserve() : 0;
+	if (!rc) {
+		spin_lock_irqsave(&gnttab_lock, flags);
+		rc = gnttab_grow(GFP_ATOMIC);
+		spin_unlock_irqrestore(&gnttab_lock, flags);
+	}
 	if (rc) {
 		pr_err("xen: cannot map the grant table: %d\n", rc);
 		kvfree(gnttab_free.next);

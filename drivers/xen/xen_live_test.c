@@ -28,6 +28,7 @@
 #include <xen/interface/vcpu.h>
 #include <xen/xenbus.h>
 #include <xen/xen-ops.h>
+#include <xen/page.h>
 #include <xen/xen.h>
 
 #define LIVE_TIMEOUT	(10 * HZ)
@@ -303,12 +304,12 @@ static void grant_copy_self_test(struct kunit *test)
 	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
 	memset(page_address(src), 0x5a, PAGE_SIZE);
 
-	/* A PVH guest's frames are its page frame numbers. */
-	ref = gnttab_grant_foreign_access(self, page_to_pfn(src), 1);
+	/* Frames as Xen knows them: pfns in PVH, mfns in PV. */
+	ref = gnttab_grant_foreign_access(self, xen_page_to_gfn(src), 1);
 	KUNIT_ASSERT_GE(test, ref, 0);
 	op.source.u.ref = ref;
 	op.source.domid = DOMID_SELF;
-	op.dest.u.gmfn = page_to_pfn(dst);
+	op.dest.u.gmfn = xen_page_to_gfn(dst);
 	op.dest.domid = DOMID_SELF;
 	op.len = PAGE_SIZE;
 	op.flags = GNTCOPY_source_gref;
@@ -318,7 +319,7 @@ static void grant_copy_self_test(struct kunit *test)
 				     PAGE_SIZE), 0);
 
 	/* Copying into a read-only grant is refused. */
-	op.source.u.gmfn = page_to_pfn(dst);
+	op.source.u.gmfn = xen_page_to_gfn(dst);
 	op.dest.u.ref = ref;
 	op.flags = GNTCOPY_dest_gref;
 	gnttab_batch_copy(&op, 1);

@@ -43,7 +43,8 @@ extern bool xen_pv_pci_possible;
 #endif
 
 #define xen_domain()		(xen_domain_type != XEN_NATIVE)
-#define xen_pv_domain()		(xen_domain_type == XEN_PV_DOMAIN)
+#define xen_pv_domain()		(IS_ENABLED(CONFIG_XEN_PV) && \
+				 xen_domain_type == XEN_PV_DOMAIN)
 #define xen_hvm_domain()	(xen_domain_type == XEN_HVM_DOMAIN)
 #define xen_pvh_domain()	(xen_pvh)
 

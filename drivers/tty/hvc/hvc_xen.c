@@ -54,6 +54,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <asm/xen/hypercall.h>
+#include <asm/xen/hypervisor.h>
+#include <asm/xen/page.h>
 #include <xen/events.h>
 #include <xen/hvc-console.h>
 #include <xen/hvm.h>
@@ -331,8 +333,20 @@ static int xencons_setup(struct xencons *c)
 
 	if (c->intf)
 		return 0;
-	if (!xen_hvm_domain() || xen_initial_domain())
+	if (!xen_domain() || xen_initial_domain())
 		return -ENODEV;
+	if (xen_pv_domain()) {
+		/* The builder's page, in the boot area, named by machine frame. */
+		unsigned long pfn = mfn_to_pfn(xen_start_info->console.domU.mfn);
+
+		if (pfn == INVALID_P2M_ENTRY)
+			return -ENODEV;
+		c->intf = pfn_to_kaddr(pfn);
+		c->evtchn = xen_start_info->console.domU.evtchn;
+		c->in_cons = READ_ONCE(c->intf->in_cons);
+		c->out_prod = READ_ONCE(c->intf->out_prod);
+		return 0;
+	}
 	if (hvm_get_parameter(HVM_PARAM_CONSOLE_EVTCHN, &evtchn) ||
 	    hvm_get_parameter(HVM_PARAM_CONSOLE_PFN, &pfn) || !pfn)
 		return -ENODEV;

@@ -34,6 +34,7 @@
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
+#include <xen/page.h>
 #include <xen/xen-ops.h>
 
 #include "events_internal.h"
@@ -88,7 +89,7 @@ static int evtchn_fifo_setup(evtchn_port_t port)
 			page[i] = BIT(EVTCHN_FIFO_MASKED);
 
 		WRITE_ONCE(evtchn_fifo_array[slot], page);
-		expand.array_gfn = PHYS_PFN(__pa(page));
+		expand.array_gfn = virt_to_gfn(page);
 		rc = HYPERVISOR_event_channel_op(EVTCHNOP_expand_array,
 						 &expand);
 		if (rc) {
@@ -211,7 +212,7 @@ static int evtchn_fifo_init_control(unsigned int cpu)
 	cb = (void *)get_zeroed_page(GFP_KERNEL);
 	if (!cb)
 		return -ENOMEM;
-	init.control_gfn = PHYS_PFN(__pa(cb));
+	init.control_gfn = virt_to_gfn(cb);
 	init.offset = 0;
 	init.vcpu = xen_vcpu_nr(cpu);
 	rc = HYPERVISOR_event_channel_op(EVTCHNOP_init_control, &init);
@@ -240,15 +241,15 @@ static const struct evtchn_ops evtchn_fifo_ops = {
 	.name		= "FIFO",
 	.max_channels	= evtchn_fifo_max_channels,
 	.nr_channels	= evtchn_fifo_nr_channels,
-	.setup		= evtchn_fifo_setup,
-	.clear_pending	= evtchn_fifo_clear_pending,
-	.set_pending	= evtchn_fifo_set_pending,
-	.is_pending	= evtchn_fifo_is_pending,
-	.mask		= evtchn_fifo_mask,
-	.unmask		= evtchn_fifo_unmask,
-	.handle_events	= evtchn_fifo_handle_events,
 	.percpu_init	= evtchn_fifo_init_control,
 	.percpu_deinit	= evtchn_fifo_percpu_deinit,
+	.setup		= evtchn_fifo_setup,
+	.handle_events	= evtchn_fifo_handle_events,
+	.is_pending	= evtchn_fifo_is_pending,
+	.set_pending	= evtchn_fifo_set_pending,
+	.clear_pending	= evtchn_fifo_clear_pending,
+	.unmask		= evtchn_fifo_unmask,
+	.mask		= evtchn_fifo_mask,
 };
 
 /**

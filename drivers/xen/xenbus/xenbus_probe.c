@@ -16,7 +16,10 @@
 #include <linux/notifier.h>
 #include <linux/pfn.h>
 #include <linux/printk.h>
+#include <asm/xen/hypervisor.h>
+#include <asm/xen/page.h>
 #include <xen/hvm.h>
+#include <xen/interface/xen.h>
 #include <xen/xenbus.h>
 #include <xen/xen.h>
 
@@ -75,17 +78,30 @@ static int __init xenbus_init(void)
 	u64 pfn, port;
 	int rc;
 
-	if (!xen_hvm_domain())
-		return 0;
-	if (hvm_get_parameter(HVM_PARAM_STORE_EVTCHN, &port) ||
-	    hvm_get_parameter(HVM_PARAM_STORE_PFN, &pfn) || !pfn || !port) {
-		pr_info("xenstore: none given to this domain\n");
+	if (xen_pv_domain() && !xen_initial_domain()) {
+		/* The builder's page, in the boot area, named by machine frame. */
+		port = xen_start_info->store_evtchn;
+		pfn = mfn_to_pfn(xen_start_info->store_mfn);
+		if (!port || pfn == INVALID_P2M_ENTRY) {
+			pr_info("xenstore: none given to this domain\n");
+			return 0;
+		}
+		intf = pfn_to_kaddr(pfn);
+		xen_store_domain_type = XS_PV;
+	} else if (xen_hvm_domain()) {
+		if (hvm_get_parameter(HVM_PARAM_STORE_EVTCHN, &port) ||
+		    hvm_get_parameter(HVM_PARAM_STORE_PFN, &pfn) || !pfn ||
+		    !port) {
+			pr_info("xenstore: none given to this domain\n");
+			return 0;
+		}
+		intf = memremap(PFN_PHYS(pfn), PAGE_SIZE, MEMREMAP_WB);
+		if (!intf)
+			return -ENOMEM;
+		xen_store_domain_type = XS_HVM;
+	} else {
 		return 0;
 	}
-	intf = memremap(PFN_PHYS(pfn), PAGE_SIZE, MEMREMAP_WB);
-	if (!intf)
-		return -ENOMEM;
-	xen_store_domain_type = XS_HVM;
 
 	rc = xs_comms_init(intf, port);
 	if (!rc)

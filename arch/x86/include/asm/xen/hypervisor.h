@@ -17,12 +17,13 @@ struct shared_info;
 /* The shared info page, once mapped (NULL before). */
 extern struct shared_info *HYPERVISOR_shared_info;
 
-#ifdef CONFIG_XEN_PV
-struct pt_regs;
 struct start_info;
 
-/* What Xen's domain builder told a PV guest at boot. */
+/* What Xen's domain builder told a PV guest at boot (only if xen_pv_domain()). */
 extern struct start_info *xen_start_info;
+
+#ifdef CONFIG_XEN_PV
+struct pt_regs;
 
 /* Called by the generic entry code (entry_64.S) and by startup_xen. */
 __visible void xen_pv_evtchn_do_upcall(struct pt_regs *regs);
