@@ -24,6 +24,7 @@
 #include <asm/xen/interface.h>
 #include <asm/xen/page.h>
 #include <xen/interface/xen.h>
+#include <xen/xen-ops.h>
 
 #include "xen-ops.h"
 
@@ -37,8 +38,21 @@
 static void xen_pv_cpuid(unsigned int *ax, unsigned int *bx, unsigned int *cx,
 			 unsigned int *dx)
 {
+	unsigned int leaf = *ax;
+
 	asm volatile(XEN_PV_FORCE_EMULATION "cpuid"
 		     : "+a" (*ax), "=b" (*bx), "+c" (*cx), "=d" (*dx));
+
+	/*
+	 * The APIC ids CPUID gives a PV guest say nothing of its vCPUs;
+	 * the topology code compares them with the APIC driver's (the vCPU
+	 * number, apic_pv.c), so they are made to agree.
+	 */
+	if (leaf == 1)
+		*bx = (*bx & 0x00ffffff) |
+		      (xen_vcpu_nr(raw_smp_processor_id()) << 24);
+	else if (leaf == 0xb || leaf == 0x1f)
+		*dx = xen_vcpu_nr(raw_smp_processor_id());
 }
 
 static unsigned long xen_pv_get_debugreg(int reg)

@@ -175,7 +175,7 @@ static void __init xen_hvm_intr_init(void)
 	xen_have_vector_callback = true;
 	if (xen_setup_ipis(0))
 		pr_warn("xen: the boot CPU takes native IPIs\n");
-	xen_hvm_smp_init();
+	xen_smp_ipi_init();
 	pr_info("xen: events on vector %#x, %s\n", HYPERVISOR_CALLBACK_VECTOR,
 		xen_percpu_upcall ? "per vCPU" : "domain-wide callback");
 

@@ -18,6 +18,7 @@
  * refuses a domU's writes on a release build.  A dom0 has no ring and
  * writes to Xen's console.
  */
+#include <linux/acpi.h>
 #include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/console.h>
@@ -120,7 +121,7 @@ static void __init xen_pv_map_shared_info(struct start_info *si)
  * no-ops Xen emulates instead of faults.  Port access still needs the
  * ports granted (dom0).
  */
-static void __init xen_pv_set_iopl(void)
+void xen_pv_set_iopl(void)
 {
 	struct physdev_set_iopl iopl = { .iopl = 1 };
 	int rc = HYPERVISOR_physdev_op(PHYSDEVOP_set_iopl, &iopl);
@@ -187,6 +188,7 @@ static void __init xen_pv_init_platform(void)
 		version & 0xffff);
 	xen_init_time_ops();
 	xen_reboot_init();
+	xen_pv_apic_init();
 }
 
 static u32 __init xen_pv_detect(void)
@@ -297,6 +299,8 @@ static void __init xen_pv_init_hooks(void)
 	x86_init.irqs.intr_mode_init = xen_pv_intr_mode_init;
 	x86_init.irqs.intr_init = xen_pv_intr_init;
 	if (!xen_initial_domain()) {
+		/* No firmware tables either: nothing to look for. */
+		disable_acpi();
 		pci_probe = PCI_PROBE_NOEARLY;
 		x86_init.pci.arch_init = xen_pv_no_pci;
 	}
@@ -333,6 +337,7 @@ asmlinkage __visible void __init __noreturn xen_start_kernel(struct start_info *
 	xen_pv_init_mmu_ops();
 	xen_pv_set_cpu_caps();
 	xen_pv_init_hooks();
+	xen_pv_smp_init();
 
 	xen_pv_patch_iret();
 	idt_setup_early_handler();

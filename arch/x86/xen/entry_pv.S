@@ -110,6 +110,25 @@ SYM_CODE_END(\name)
 	xen_pv_bounce xen_pv_entry_syscall entry_SYSCALL_64_after_hwframe
 
 /*
+ * A secondary vCPU starts here (VCPUOP_initialise), on its idle task's
+ * stack, and so does one that comes back from VCPUOP_down through
+ * xen_cpu_bringup_again(stack top).  Neither returns.
+ */
+SYM_CODE_START(xen_pv_cpu_entry)
+	UNWIND_HINT_END_OF_STACK
+	ANNOTATE_NOENDBR
+	andq	$~15, %rsp
+	call	cpu_bringup_and_idle
+SYM_CODE_END(xen_pv_cpu_entry)
+
+SYM_CODE_START(xen_cpu_bringup_again)
+	UNWIND_HINT_END_OF_STACK
+	ANNOTATE_NOENDBR
+	movq	%rdi, %rsp
+	jmp	xen_pv_cpu_entry
+SYM_CODE_END(xen_cpu_bringup_again)
+
+/*
  * Before the trap table proper: a prologue for each of the generic early
  * handlers (head_64.S), of the size <asm/segment.h> gives.
  */

@@ -133,18 +133,27 @@ static void xen_pv_enter_mmap(struct mm_struct *mm)
 }
 
 /*
- * The process is gone.  Its L4 may still be this CPU's (the exiting task
- * runs on it, a kernel thread may borrow it): the CPU moves to the
- * kernel's own, and the tables are unpinned, to be freed as ordinary
- * pages.
+ * The process is gone.  Its L4 may still be loaded (the exiting task
+ * runs on it, kernel threads on other CPUs may borrow it): every CPU
+ * that has it moves to the kernel's own, and the tables are unpinned,
+ * to be freed as ordinary pages (Xen would refuse a writable mapping of
+ * a table still in some vCPU's cr3).
  */
+static void xen_pv_drop_mm(void *info)
+{
+	struct mm_struct *mm = info;
+
+	if (__read_cr3() == __pa(mm->pgd))
+		write_cr3(__pa(swapper_pg_dir));
+}
+
 static void xen_pv_exit_mmap(struct mm_struct *mm)
 {
 	if (!xen_pv_pgd_pinned(mm->pgd))
 		return;
 	preempt_disable();
-	if (__read_cr3() == __pa(mm->pgd))
-		write_cr3(__pa(swapper_pg_dir));
+	xen_pv_drop_mm(mm);
+	smp_call_function_many(mm_cpumask(mm), xen_pv_drop_mm, mm, 1);
 	preempt_enable();
 	spin_lock(&mm->page_table_lock);
 	xen_pv_unpin_pgd(mm->pgd);

@@ -60,16 +60,11 @@ static DEFINE_PER_CPU(unsigned long, xen_pv_cr3);
 
 /*
  * Entries: pfn <-> mfn.  Not-present entries (swap entries, PROT_NONE)
- * carry no frame and pass as they are.
- *
- * A present entry may map a frame that is not the guest's own (the
- * shared info page, another domain's granted page): it has no pfn.  It
- * reads back as the mfn with a high bit no real pfn has, and goes in
- * again as the same mfn, so that code that reads an entry and writes it
- * back changed (set_memory_*, mprotect) keeps the frame.
+ * carry no frame and pass as they are.  A frame that is not the
+ * guest's own reads back as xen_foreign_pfn(mfn) and goes in again as
+ * the same mfn, so that code that reads an entry and writes it back
+ * changed (set_memory_*, mprotect) keeps the frame.
  */
-#define XEN_PV_FOREIGN_PFN	BIT_ULL(39)
-
 static u64 xen_pv_to_machine(u64 val)
 {
 	unsigned long pfn, mfn;
@@ -77,8 +72,8 @@ static u64 xen_pv_to_machine(u64 val)
 	if (!(val & _PAGE_PRESENT))
 		return val;
 	pfn = (val & PTE_PFN_MASK) >> PAGE_SHIFT;
-	if (pfn & XEN_PV_FOREIGN_PFN)
-		return val & ~((u64)XEN_PV_FOREIGN_PFN << PAGE_SHIFT);
+	if (pfn & XEN_FOREIGN_PFN_BIT)
+		return val & ~((u64)XEN_FOREIGN_PFN_BIT << PAGE_SHIFT);
 	mfn = pfn_to_mfn(pfn);
 	if (unlikely(mfn == INVALID_P2M_ENTRY))
 		return 0;	/* nothing behind the pfn: map nothing */
@@ -93,7 +88,7 @@ static u64 xen_pv_from_machine(u64 val)
 		return val;
 	pfn = mfn_to_pfn((val & PTE_PFN_MASK) >> PAGE_SHIFT);
 	if (unlikely(pfn == INVALID_P2M_ENTRY))
-		return val | ((u64)XEN_PV_FOREIGN_PFN << PAGE_SHIFT);
+		return val | ((u64)XEN_FOREIGN_PFN_BIT << PAGE_SHIFT);
 	return (val & ~PTE_PFN_MASK) | ((u64)pfn << PAGE_SHIFT);
 }
 

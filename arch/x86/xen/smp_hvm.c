@@ -132,12 +132,12 @@ static void xen_smp_send_call_function_single_ipi(int cpu)
 }
 
 /**
- * xen_hvm_smp_init() - send IPIs over event channels
+ * xen_smp_ipi_init() - send IPIs over event channels
  *
  * Called once event channels work; CPUs get their ports as they are
  * prepared.
  */
-void __init xen_hvm_smp_init(void)
+void __init xen_smp_ipi_init(void)
 {
 	smp_ops.smp_send_reschedule = xen_smp_send_reschedule;
 	smp_ops.send_call_func_ipi = xen_smp_send_call_function_ipi;

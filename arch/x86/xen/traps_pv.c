@@ -219,7 +219,7 @@ static DEFINE_PER_CPU(struct desc_ptr, xen_pv_idt);
  * it is 4 KiB, too much for a stack.
  */
 static DEFINE_SPINLOCK(xen_pv_trap_lock);
-static struct trap_info xen_pv_trap_table[IDT_ENTRIES + 1];
+static struct trap_info xen_pv_trap_list[IDT_ENTRIES + 1];
 
 /**
  * xen_pv_load_idt() - the load_idt paravirt op
@@ -239,11 +239,11 @@ void xen_pv_load_idt(const struct desc_ptr *dtr)
 	spin_lock(&xen_pv_trap_lock);
 	for (vector = 0; vector < min_t(unsigned int, nr, IDT_ENTRIES); vector++)
 		n += xen_pv_trap_entry(vector, &idt[vector],
-				       &xen_pv_trap_table[n]);
-	xen_pv_trap_table[n].address = 0;
+				       &xen_pv_trap_list[n]);
+	xen_pv_trap_list[n].address = 0;
 	rc = HYPERVISOR_set_trap_table(NULL);
 	if (!rc)
-		rc = HYPERVISOR_set_trap_table(xen_pv_trap_table);
+		rc = HYPERVISOR_set_trap_table(xen_pv_trap_list);
 	spin_unlock(&xen_pv_trap_lock);
 	if (rc)
 		xen_pv_fatal("xen: set_trap_table failed: %d\n", rc);
@@ -282,6 +282,23 @@ void xen_pv_write_idt_entry(gate_desc *idt, int entry, const gate_desc *gate)
 	rc = HYPERVISOR_set_trap_table(ti);
 	if (rc)
 		xen_pv_fatal("xen: trap %d not set: %d\n", entry, rc);
+}
+
+/**
+ * xen_pv_trap_table() - this CPU's trap table, as a vCPU context holds it
+ * @ctxt: the 256 entries of struct vcpu_guest_context, indexed by vector
+ *
+ * For a vCPU about to start: it gets the IDT the calling CPU loaded.
+ */
+void xen_pv_trap_table(struct trap_info *ctxt)
+{
+	const struct desc_ptr *dtr = this_cpu_ptr(&xen_pv_idt);
+	const gate_desc *idt = (const gate_desc *)dtr->address;
+	unsigned int nr = (dtr->size + 1) / sizeof(gate_desc);
+	unsigned int vector;
+
+	for (vector = 0; vector < min_t(unsigned int, nr, IDT_ENTRIES); vector++)
+		xen_pv_trap_entry(vector, &idt[vector], &ctxt[vector]);
 }
 
 /**

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <asm/desc_defs.h>
 #include <asm/pgtable_types.h>
+#include <asm/xen/interface.h>
 
 void xen_init_time_ops(void);
 void xen_reboot_init(void);
@@ -19,7 +20,7 @@ void xen_setup_cpu_clockevents(void);
 #ifdef CONFIG_SMP
 int xen_setup_ipis(unsigned int cpu);
 void xen_teardown_ipis(unsigned int cpu);
-void xen_hvm_smp_init(void);
+void xen_smp_ipi_init(void);
 #else
 static inline int xen_setup_ipis(unsigned int cpu)
 {
@@ -30,7 +31,7 @@ static inline void xen_teardown_ipis(unsigned int cpu)
 {
 }
 
-static inline void xen_hvm_smp_init(void)
+static inline void xen_smp_ipi_init(void)
 {
 }
 #endif
@@ -81,6 +82,25 @@ void xen_pv_end_context_switch(struct task_struct *next);
 pgd_t *xen_pv_user_pgd(const pgd_t *pgd);
 void xen_pv_pin_pgd(pgd_t *pgd);
 void xen_pv_init_pin_ops(void);
+
+/* traps_pv.c, smp_pv.c, entry_pv.S */
+void xen_pv_trap_table(struct trap_info *ctxt);
+void xen_pv_cpu_entry(void);
+asmlinkage __visible void __noreturn cpu_bringup_and_idle(void);
+asmlinkage void __noreturn xen_cpu_bringup_again(unsigned long stack);
+#ifdef CONFIG_SMP
+void xen_pv_smp_init(void);
+#else
+static inline void xen_pv_smp_init(void)
+{
+}
+#endif
+
+/* enlighten_pv.c: on each vCPU as it starts */
+void xen_pv_set_iopl(void);
+
+/* apic_pv.c */
+void xen_pv_apic_init(void);
 
 /* p2m.c, setup_pv.c */
 void xen_p2m_init_flat(const unsigned long *mfn_list, unsigned long nr_pages);

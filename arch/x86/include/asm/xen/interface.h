@@ -148,6 +148,95 @@ struct trap_info {
 	u16 cs;
 	unsigned long address;
 };
+
+/*
+ * struct cpu_user_regs - a vCPU's registers as Xen saves them.  In
+ * struct vcpu_guest_context; a PV guest starting a vCPU sets ip, sp,
+ * flags, cs, ss and the registers the entry code wants.  error_code,
+ * entry_vector and saved_upcall_mask are Xen's.  Beside each 64-bit
+ * name, the 32-bit ones Xen's header gives compilers that allow
+ * anonymous unions.
+ */
+struct cpu_user_regs {
+	u64 r15;
+	u64 r14;
+	u64 r13;
+	u64 r12;
+	union { u64 rbp, ebp; u32 _ebp; };
+	union { u64 rbx, ebx; u32 _ebx; };
+	u64 r11;
+	u64 r10;
+	u64 r9;
+	u64 r8;
+	union { u64 rax, eax; u32 _eax; };
+	union { u64 rcx, ecx; u32 _ecx; };
+	union { u64 rdx, edx; u32 _edx; };
+	union { u64 rsi, esi; u32 _esi; };
+	union { u64 rdi, edi; u32 _edi; };
+	u32 error_code;
+	u32 entry_vector;
+	union { u64 rip, eip; u32 _eip; };
+	u16 cs, _pad0[1];
+	u8 saved_upcall_mask;
+	u8 _pad1[3];
+	union { u64 rflags, eflags; u32 _eflags; };
+	union { u64 rsp, esp; u32 _esp; };
+	u16 ss, _pad2[3];
+	u16 es, _pad3[3];
+	u16 ds, _pad4[3];
+	u16 fs, _pad5[3];
+	u16 gs, _pad6[3];
+};
+
+/* struct vcpu_guest_context flags. */
+#define VGCF_i387_valid			BIT(0)
+#define VGCF_in_kernel			BIT(2)
+#define VGCF_failsafe_disables_events	BIT(3)
+#define VGCF_syscall_disables_events	BIT(4)
+#define VGCF_online			BIT(5)
+
+/**
+ * struct vcpu_guest_context - the state VCPUOP_initialise starts a PV vCPU in
+ * @fpu_ctxt: FXSAVE image (with VGCF_i387_valid)
+ * @flags: VGCF_*
+ * @user_regs: the registers
+ * @trap_ctxt: the trap table, as set_trap_table takes it
+ * @ldt_base: linear address of the LDT
+ * @ldt_ents: its entries
+ * @gdt_frames: machine frames of the GDT
+ * @gdt_ents: its entries
+ * @kernel_ss: stack segment for entries from user mode
+ * @kernel_sp: stack pointer for entries from user mode (stack_switch)
+ * @ctrlreg: control registers: [3] the kernel L4 and [1] the user L4,
+ *	both as xen_pfn_to_cr3() of their machine frames
+ * @debugreg: debug registers
+ * @event_callback_eip: the event callback
+ * @failsafe_callback_eip: the failsafe callback
+ * @syscall_callback_eip: the 64-bit syscall callback
+ * @vm_assist: VMASST_TYPE_* bits
+ * @fs_base: FS base
+ * @gs_base_kernel: GS base in kernel mode
+ * @gs_base_user: GS base in user mode
+ */
+struct vcpu_guest_context {
+	struct { char x[512]; } fpu_ctxt;
+	unsigned long flags;
+	struct cpu_user_regs user_regs;
+	struct trap_info trap_ctxt[256];
+	unsigned long ldt_base, ldt_ents;
+	unsigned long gdt_frames[16], gdt_ents;
+	unsigned long kernel_ss, kernel_sp;
+	unsigned long ctrlreg[8];
+	unsigned long debugreg[8];
+	unsigned long event_callback_eip;
+	unsigned long failsafe_callback_eip;
+	unsigned long syscall_callback_eip;
+	unsigned long vm_assist;
+	u64 fs_base;
+	u64 gs_base_kernel;
+	u64 gs_base_user;
+};
+
 #endif /* !__ASSEMBLY__ */
 
 #endif /* _ASM_X86_XEN_INTERFACE_H */

@@ -14,6 +14,7 @@
 #define _ASM_X86_XEN_PAGE_H
 
 #include <linux/bits.h>
+#include <linux/mm.h>
 #include <linux/pfn.h>
 #include <linux/types.h>
 #include <asm/page.h>
@@ -25,6 +26,20 @@
 /* In a P2M entry: the machine frame is the pfn itself (dom0's I/O holes). */
 #define IDENTITY_FRAME_BIT	BIT(62)
 #define IDENTITY_FRAME(m)	((m) | IDENTITY_FRAME_BIT)
+
+/*
+ * A page-table entry of a PV guest may map a frame that is not the
+ * guest's (the shared info page, a grant table frame, another domain's
+ * page): it has no pfn.  Such an entry holds, where the pfn goes, the
+ * mfn with this bit, which no real pfn has; the PV MMU writes the mfn
+ * itself, and reads the entry back the same way.
+ */
+#define XEN_FOREIGN_PFN_BIT	BIT_ULL(39)
+
+static inline unsigned long xen_foreign_pfn(unsigned long mfn)
+{
+	return mfn | XEN_FOREIGN_PFN_BIT;
+}
 
 #ifdef CONFIG_XEN_PV
 unsigned long xen_p2m_entry(unsigned long pfn);
