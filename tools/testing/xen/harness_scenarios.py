@@ -74,6 +74,10 @@ SCENARIOS = [
              timeout=240,
              doc='xl vcpu-set down and up, xl reboot, xl shutdown on our '
              'PVH domU'),
+    Scenario('control-pv-ours', 'pv', 'ours', dom0='ref', control=True,
+             timeout=240,
+             doc='xl vcpu-set down and up, xl reboot, xl shutdown on our '
+             'PV domU'),
     Scenario('control-pvh-ref', 'pvh', 'ref', dom0='ref', control=True,
              timeout=240,
              doc='the same on the reference PVH domU; its vcpu-up step '
@@ -115,6 +119,9 @@ SCENARIOS = [
              kunit='all', xbdev=True, cmdline='kunit.enable=1 loglevel=7',
              doc='KUnit suites, pure and live, in our PVH domU (FIFO '
              'events)'),
+    Scenario('kunit-pv-ours', 'pv', 'ours', dom0='ref', timeout=400,
+             kunit='all', xbdev=True, cmdline='kunit.enable=1 loglevel=7',
+             doc='KUnit suites, pure and live, in our PV domU'),
     Scenario('kunit-pvh-2l-ours', 'pvh', 'ours', dom0='ref', timeout=400,
              kunit='all', xbdev=True, cmdline='kunit.enable=1 loglevel=7 '
              'xen.fifo_events=0',
@@ -135,6 +142,10 @@ SCENARIOS = [
              timeout=60,
              doc='our PVH domU (2 vCPUs) created 20 times in a row: every '
              'one must reach init, no retry'),
+    Scenario('boot20-pv-ours', 'pv', 'ours', dom0='ref', repeat=20,
+             timeout=60,
+             doc='our PV domU created 20 times in a row: every one must '
+             'reach init'),
     Scenario('boot20-pvh-ref', 'pvh', 'ref', dom0='ref', repeat=20,
              timeout=60, flake_retries=2, flake_note=PIT_FLAKE,
              doc='the same for the reference PVH domU, whose PIT triple '
