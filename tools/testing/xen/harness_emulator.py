@@ -142,7 +142,8 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     # A pair scenario may replace up to half its pairs (run_pairs).
     budget = 120 + sum(s.timeout * max(1, s.repeat,
                                        2 * (s.pairs + (s.pairs + 1) // 2),
-                                       survey_domus(s)) *
+                                       survey_domus(s),
+                                       2 if s.forkloop else 1) *
                        (1 + s.flake_retries)
                        for s in domus)
     budget, cut = limit(budget)

@@ -113,6 +113,18 @@ def make_job(jobdir, kernels, assets, domus):
                           f'{"" if s.net else " nonet"} '
                           f'|| debian_repair {s.name}\n')
             continue
+        if s.forkloop:
+            # One vCPU pinned to CPU 1, the CPU xentrace watches.
+            for loops in (0, s.forkloop):
+                cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                      cmdline=f'{s.cmdline} pvops.forkloop='
+                                      f'{loops}', on_reboot='destroy')
+                cfg = cfg.replace('vcpus = 2\n', 'vcpus = 1\ncpus = "1"\n')
+                with open(os.path.join(jobdir, 'cfg',
+                                       f'{s.name}-{loops}.cfg'), 'w') as f:
+                    f.write(cfg)
+            script.append(f'run_hcalls {s.name} {s.timeout} {s.forkloop}\n')
+            continue
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')
             cmdline += (' pvops.control=1' if s.control or s.blkbad or

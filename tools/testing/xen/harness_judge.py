@@ -13,6 +13,7 @@ from harness_busybox import (
     judge_xsbench)
 from harness_common import INIT_RE, MARK, parse_fields, read, Result
 from harness_debian import judge_debian
+from harness_hcalls import judge_hcalls
 from harness_hostile import judge_bad, judge_conflood
 from harness_kunit import judge_kunit
 
@@ -49,6 +50,8 @@ def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
     if s.conflood:
         return judge_conflood(s, out, serial)
+    if s.forkloop:
+        return judge_hcalls(s, out, serial)
     if s.blkbad or s.netbad:
         return judge_bad(s, out, serial)
     if s.debian and s.pairs:

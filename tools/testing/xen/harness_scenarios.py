@@ -35,6 +35,7 @@ class Scenario:
     survey: bool = False        # (blkbad/netbad) report what it survives
     conflood: bool = False      # dom0 floods the console's event channel
     cases: str = ''             # (blkbad/netbad) only these devices' cases
+    forkloop: int = 0           # (pv) xentrace a boot with and without N fork+exec+exit
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -154,6 +155,21 @@ SCENARIOS = [
     Scenario('debian-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              timeout=600,
              doc='our kernel as PVH domU boots the unmodified Debian image '
+             'from xvda (our blkfront) to multi-user; dom0 pings it, shuts '
+             'it down, fscks the disk'),
+    Scenario('hcalls-pv-ref', 'pv', 'ref', dom0='ref', forkloop=400,
+             timeout=300,
+             doc='the reference PV domU\'s hypercalls, counted by Xen '
+             '(xentrace), per fork+exec+exit of a busybox program: a boot '
+             'with 400 of them less a boot without'),
+    Scenario('hcalls-pv-ours', 'pv', 'ours', dom0='ref', forkloop=400,
+             timeout=300,
+             doc='the same for our PV domU: at most half the reference\'s '
+             'hypercalls per fork+exec+exit (run with hcalls-pv-ref), at '
+             'least 4 page-table entries per mmu_update'),
+    Scenario('debian-pv-ours', 'pv', 'ours', dom0='ref', debian=True,
+             timeout=600,
+             doc='our kernel as PV domU boots the unmodified Debian image '
              'from xvda (our blkfront) to multi-user; dom0 pings it, shuts '
              'it down, fscks the disk'),
     Scenario('debian10-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,

@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Hypercalls of a PV domU, as Xen counted them (job/hcalls.sh).
+
+xentrace writes the trace buffer as it comes: records of one 32-bit
+header (event in bits 0-27, extra words in bits 28-30, a cycle count
+follows if bit 31) and their extra words.  TRC_PV_HYPERCALL_V2 is one
+hypercall: its first extra word holds the op in bits 0-19 and, two bits
+per argument, which arguments follow; Xen records mmu_update's and
+mmuext_op's count, so the entries each call carried are known.
+TRC_PV_HYPERCALL_SUBCALL is one call inside a multicall, the same way.
+"""
+
+import os
+import re
+import struct
+
+from harness_common import MARK, parse_fields, read, Result
+
+TRC_LOST_RECORDS = 0x0001f001
+TRC_PV_HYPERCALL_V2 = 0x0020100d
+TRC_PV_HYPERCALL_SUBCALL = 0x0020200e
+MMU_UPDATE, MULTICALL, MMUEXT_OP = 1, 13, 26
+# Bit 31 of a count: a preempted call Xen restarted (MMU_UPDATE_PREEMPTED).
+COUNT_MASK = 0x7fffffff
+
+OPS = {0: 'set_trap_table', 1: 'mmu_update', 2: 'set_gdt', 3: 'stack_switch',
+       5: 'fpu_taskswitch', 8: 'set_debugreg', 9: 'get_debugreg',
+       10: 'update_descriptor', 12: 'memory_op', 13: 'multicall',
+       14: 'update_va_mapping', 15: 'set_timer_op', 17: 'xen_version',
+       18: 'console_io', 20: 'grant_table_op', 21: 'vm_assist', 23: 'iret',
+       24: 'vcpu_op', 25: 'set_segment_base', 26: 'mmuext_op',
+       29: 'sched_op', 30: 'callback_op', 32: 'event_channel_op',
+       33: 'physdev_op'}
+
+
+class Counts:
+    """What one trace holds."""
+
+    def __init__(self):
+        self.calls = {}         # op -> hypercalls (multicall counts once)
+        self.subcalls = {}      # op -> calls inside multicalls
+        self.mmu_calls = 0      # mmu_update calls, direct or in a multicall
+        self.mmu_entries = 0    # the entries they carried
+        self.lost = 0           # records xentrace says it lost
+
+    def total(self):
+        return sum(self.calls.values())
+
+
+def first_arg(words):
+    """The op and the first argument recorded (whichever it is)."""
+    op = words[0] & 0xfffff
+    arg = words[1] if len(words) > 1 and words[0] >> 20 else None
+    return op, arg
+
+
+def parse_trace(path):
+    """Counts of the trace at @path (None if it is missing)."""
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError:
+        return None
+    c = Counts()
+    pos = 0
+    while pos + 4 <= len(data):
+        (hdr,) = struct.unpack_from('<I', data, pos)
+        event, extra = hdr & 0x0fffffff, (hdr >> 28) & 7
+        pos += 4 + (8 if hdr >> 31 else 0)
+        words = struct.unpack_from(f'<{extra}I', data, pos) \
+            if pos + 4 * extra <= len(data) else ()
+        pos += 4 * extra
+        if event == TRC_LOST_RECORDS:
+            c.lost += 1
+        if event not in (TRC_PV_HYPERCALL_V2, TRC_PV_HYPERCALL_SUBCALL) \
+           or not words:
+            continue
+        op, arg = first_arg(words)
+        table = c.calls if event == TRC_PV_HYPERCALL_V2 else c.subcalls
+        table[op] = table.get(op, 0) + 1
+        if op == MMU_UPDATE and arg is not None:
+            c.mmu_calls += 1
+            c.mmu_entries += arg & COUNT_MASK
+    return c
+
+
+def per_loop(base, loaded, n):
+    """Per fork+exec+exit figures: the loaded boot less the base one."""
+    ops = set(base.calls) | set(loaded.calls)
+    calls = {op: (loaded.calls.get(op, 0) - base.calls.get(op, 0)) / n
+             for op in ops}
+    mmu = (loaded.mmu_calls - base.mmu_calls) / n
+    entries = (loaded.mmu_entries - base.mmu_entries) / n
+    return {'hypercalls': (loaded.total() - base.total()) / n,
+            'calls': calls, 'mmu_calls': mmu,
+            'per_mmu': entries / mmu if mmu else 0.0,
+            'subcalls': (sum(loaded.subcalls.values()) -
+                         sum(base.subcalls.values())) / n}
+
+
+def describe(fig):
+    top = sorted(fig['calls'].items(), key=lambda kv: -kv[1])[:5]
+    ops = ', '.join(f'{OPS.get(op, op)} {v:.1f}' for op, v in top if v >= 0.05)
+    return (f'{fig["hypercalls"]:.1f} hypercalls ({ops}); mmu_update '
+            f'{fig["mmu_calls"]:.1f} calls of {fig["per_mmu"]:.2f} entries; '
+            f'{fig["subcalls"]:.1f} calls inside multicalls')
+
+
+def measure(name, out, serial, n):
+    """(figures, None) for scenario @name's two traces, or (None, why)."""
+    text = read(serial)
+    for loops in (0, n):
+        m = re.search(MARK + rf'domu {re.escape(name)}-{loops}-a1 (result=.*)',
+                      text)
+        if not m or parse_fields(m.group(1)).get('result') != 'init':
+            return None, (f'{name}-{loops}: '
+                          f'{m.group(1).strip() if m else "never ran"}')
+    base = parse_trace(os.path.join(out, f'{name}-0.trace'))
+    loaded = parse_trace(os.path.join(out, f'{name}-{n}.trace'))
+    if base is None or loaded is None:
+        return None, f'{name}: a trace is missing (xentrace logs in {out})'
+    if base.lost or loaded.lost:
+        return None, (f'{name}: xentrace lost records ({base.lost}, '
+                      f'{loaded.lost}); the counts are not whole')
+    if not loaded.total() or not base.total():
+        return None, f'{name}: a trace holds no hypercall of the domU'
+    return per_loop(base, loaded, n), None
+
+
+def judge_hcalls(s, out, serial):
+    """Judge a hypercall count; ours is held against the reference's."""
+    fig, why = measure(s.name, out, serial, s.forkloop)
+    if not fig:
+        return Result(s, False, why, serial)
+    text = f'per fork+exec+exit: {describe(fig)}'
+    if s.kernel == 'ref':
+        return Result(s, True, text, serial, metric=fig['hypercalls'])
+    ref_name = s.name.replace('-ours', '-ref')
+    ref, _ = measure(ref_name, out, serial, s.forkloop)
+    problems = []
+    if fig['per_mmu'] < 4:
+        problems.append(f'{fig["per_mmu"]:.2f} entries per mmu_update '
+                        '(wanted at least 4)')
+    if ref:
+        ratio = fig['hypercalls'] / ref['hypercalls']
+        text += f'; ours/reference {ratio:.2f}'
+        if ratio > 0.5:
+            problems.append(f'{ratio:.2f} of the reference\'s hypercalls '
+                            '(wanted at most 0.5)')
+    else:
+        text += f'; no {ref_name} in this run to compare with'
+    if problems:
+        return Result(s, False, text + ': ' + '; '.join(problems), serial,
+                      metric=fig['hypercalls'])
+    return Result(s, True, text, serial, metric=fig['hypercalls'])
