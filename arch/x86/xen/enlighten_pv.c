@@ -207,6 +207,7 @@ const __initconst struct hypervisor_x86 x86_hyper_xen_pv = {
 static void __init xen_pv_pagetable_init(void)
 {
 	paging_init();
+	xen_pv_mark_kernel_tables();
 	if (xen_p2m_build(max_pfn))
 		xen_pv_fatal("xen: no memory for the P2M\n");
 }

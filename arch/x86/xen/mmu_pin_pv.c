@@ -81,16 +81,6 @@ static void xen_pv_walk_user_tables(pgd_t *pgd, bool rw)
 	}
 }
 
-static void xen_pv_l4_op(unsigned int cmd, const pgd_t *pgd)
-{
-	struct mmuext_op op = { .cmd = cmd, .arg1.mfn = virt_to_mfn(pgd) };
-	int rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
-
-	if (rc)
-		xen_pv_fatal("xen: %s of L4 %p refused: %d\n",
-			     cmd == MMUEXT_PIN_L4_TABLE ? "pin" : "unpin", pgd, rc);
-}
-
 /**
  * xen_pv_pin_pgd() - make a process's page tables Xen's
  * @pgd: its pgd, not pinned yet
@@ -99,14 +89,16 @@ void xen_pv_pin_pgd(pgd_t *pgd)
 {
 	pgd_t *user = xen_pv_user_pgd(pgd);
 
+	/* One multicall: every table read-only, then the pins. */
+	xen_pv_batch_begin();
 	xen_pv_walk_user_tables(pgd, false);
 	xen_pv_table_rw(pgd, false);
-	xen_pv_l4_op(MMUEXT_PIN_L4_TABLE, pgd);
-	SetPagePinned(virt_to_page(pgd));
+	xen_pv_mmuext(MMUEXT_PIN_L4_TABLE, virt_to_mfn(pgd), 0);
 	if (user) {
 		xen_pv_table_rw(user, false);
-		xen_pv_l4_op(MMUEXT_PIN_L4_TABLE, user);
+		xen_pv_mmuext(MMUEXT_PIN_L4_TABLE, virt_to_mfn(user), 0);
 	}
+	xen_pv_batch_end();
 }
 
 /* The reverse, once no CPU has @pgd loaded. */
@@ -114,14 +106,15 @@ static void xen_pv_unpin_pgd(pgd_t *pgd)
 {
 	pgd_t *user = xen_pv_user_pgd(pgd);
 
+	xen_pv_batch_begin();
 	if (user) {
-		xen_pv_l4_op(MMUEXT_UNPIN_TABLE, user);
+		xen_pv_mmuext(MMUEXT_UNPIN_TABLE, virt_to_mfn(user), 0);
 		xen_pv_table_rw(user, true);
 	}
-	xen_pv_l4_op(MMUEXT_UNPIN_TABLE, pgd);
-	ClearPagePinned(virt_to_page(pgd));
+	xen_pv_mmuext(MMUEXT_UNPIN_TABLE, virt_to_mfn(pgd), 0);
 	xen_pv_table_rw(pgd, true);
 	xen_pv_walk_user_tables(pgd, true);
+	xen_pv_batch_end();
 }
 
 static void xen_pv_enter_mmap(struct mm_struct *mm)

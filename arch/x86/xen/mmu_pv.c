@@ -132,16 +132,77 @@ static void xen_pv_mcb_flush(enum xen_mc_reason why)
 		xen_pv_fatal("xen: page-table batch refused: %d\n", rc);
 }
 
-/* Write one entry: queued in a lazy MMU section, at once otherwise. */
-static void xen_pv_update(void *entry, u64 val)
+/*
+ * Batching: requests join this CPU's batch inside a lazy section (MMU or
+ * context switch) and inside xen_pv_batch_begin()/end() (pinning), and
+ * go to Xen one by one otherwise.  Called with preemption off.
+ */
+static DEFINE_PER_CPU(unsigned int, xen_pv_batching);
+
+static bool xen_pv_batched(void)
+{
+	return this_cpu_read(xen_pv_lazy) != XEN_PV_LAZY_NONE ||
+	       this_cpu_read(xen_pv_batching);
+}
+
+/**
+ * xen_pv_batch_begin() - queue the MMU requests that follow
+ *
+ * Until xen_pv_batch_end(), entry writes, mmuext operations and the
+ * remapping of pages read-only or writable join this CPU's batch.
+ * Disables preemption; nests.
+ */
+void xen_pv_batch_begin(void)
+{
+	preempt_disable();
+	this_cpu_inc(xen_pv_batching);
+}
+
+/**
+ * xen_pv_batch_end() - send what xen_pv_batch_begin() queued
+ */
+void xen_pv_batch_end(void)
+{
+	if (!this_cpu_dec_return(xen_pv_batching) &&
+	    this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_NONE)
+		xen_pv_mcb_flush(XEN_MC_SYNC);
+	preempt_enable();
+}
+
+/*
+ * Struct pages say which page-table pages Xen holds (PG_pinned), once
+ * they exist and the kernel's own tables are marked (pagetable_init).
+ * Before that every table is taken to be Xen's.
+ */
+static bool xen_pv_flags_ready __ro_after_init;
+
+static bool xen_pv_xens_table(const void *entry)
+{
+	return !READ_ONCE(xen_pv_flags_ready) ||
+	       PagePinned(virt_to_page(entry));
+}
+
+/*
+ * Write one entry.  A table Xen does not hold yet (a process's before
+ * it is first loaded) is ordinary memory: the entry is stored.  One Xen
+ * holds takes mmu_update, batched when batching, for a PTE (@leaf) only:
+ * the generic code reads a pmd, pud or p4d it has just set (to walk on
+ * to the table it links), so those go to Xen at once, after what the
+ * batch holds.
+ */
+static void xen_pv_update(void *entry, u64 val, bool leaf)
 {
 	u64 ptr = xen_pv_entry_maddr(entry) | MMU_NORMAL_PT_UPDATE;
-	struct mmu_update *u;
+	struct mmu_update *u, one;
 	struct xen_mcb *b;
 	int rc;
 
+	if (!xen_pv_xens_table(entry)) {
+		WRITE_ONCE(*(u64 *)entry, val);
+		return;
+	}
 	preempt_disable();
-	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU) {
+	if (xen_pv_batched() && leaf) {
 		b = this_cpu_ptr(&xen_pv_mcb);
 		u = xen_mcb_mmu_update(b, 1);
 		if (!u) {
@@ -153,29 +214,55 @@ static void xen_pv_update(void *entry, u64 val)
 		preempt_enable();
 		return;
 	}
+	if (xen_pv_batched())
+		xen_pv_mcb_flush(XEN_MC_SYNC);
 	preempt_enable();
-	{
-		struct mmu_update one = { .ptr = ptr, .val = val };
+	one.ptr = ptr;
+	one.val = val;
+	rc = HYPERVISOR_mmu_update(&one, 1, NULL, DOMID_SELF);
+	if (rc)
+		xen_pv_mmu_failed("mmu_update", ptr, val, rc);
+}
 
-		rc = HYPERVISOR_mmu_update(&one, 1, NULL, DOMID_SELF);
-		if (rc)
-			xen_pv_mmu_failed("mmu_update", ptr, val, rc);
+/* Remap one page: batched when batching. */
+static void xen_pv_va_mapping(unsigned long va, u64 val)
+{
+	struct multicall_entry *e;
+	struct xen_mcb *b;
+	int rc;
+
+	preempt_disable();
+	if (xen_pv_batched()) {
+		b = this_cpu_ptr(&xen_pv_mcb);
+		e = xen_mcb_call(b, __HYPERVISOR_update_va_mapping, va, val,
+				 UVMF_INVLPG);
+		if (!e) {
+			xen_pv_mcb_flush(XEN_MC_FULL);
+			xen_mcb_call(b, __HYPERVISOR_update_va_mapping, va, val,
+				     UVMF_INVLPG);
+		}
+		preempt_enable();
+		return;
 	}
+	preempt_enable();
+	rc = HYPERVISOR_update_va_mapping(va, val, UVMF_INVLPG);
+	if (rc)
+		xen_pv_mmu_failed("update_va_mapping", va, val, rc);
 }
 
 static void xen_pv_set_pte(pte_t *ptep, pte_t pte)
 {
-	xen_pv_update(ptep, native_pte_val(pte));
+	xen_pv_update(ptep, native_pte_val(pte), true);
 }
 
 static void xen_pv_set_pmd(pmd_t *pmdp, pmd_t pmd)
 {
-	xen_pv_update(pmdp, pmd.pmd);
+	xen_pv_update(pmdp, pmd.pmd, false);
 }
 
 static void xen_pv_set_pud(pud_t *pudp, pud_t pud)
 {
-	xen_pv_update(pudp, pud.pud);
+	xen_pv_update(pudp, pud.pud, false);
 }
 
 /*
@@ -187,12 +274,12 @@ static void xen_pv_set_p4d(p4d_t *p4dp, p4d_t p4d)
 	unsigned long index = offset_in_page(p4dp) / sizeof(*p4dp);
 	pgd_t *user;
 
-	xen_pv_update(p4dp, native_p4d_val(p4d));
+	xen_pv_update(p4dp, native_p4d_val(p4d), false);
 	if (index >= XEN_PV_USER_PGDS)
 		return;
 	user = xen_pv_user_pgd((pgd_t *)((unsigned long)p4dp & PAGE_MASK));
 	if (user)
-		xen_pv_update(&user[index], native_p4d_val(p4d));
+		xen_pv_update(&user[index], native_p4d_val(p4d), false);
 }
 
 /* Lazy sections. */
@@ -241,15 +328,14 @@ void xen_pv_end_context_switch(struct task_struct *next)
 }
 
 /* An mmuext_op, batched like the entry writes in a lazy section. */
-static void xen_pv_mmuext(unsigned int cmd, unsigned long arg1,
-			  unsigned long arg2)
+void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2)
 {
 	struct mmuext_op *op, one;
 	struct xen_mcb *b;
 	int rc;
 
 	preempt_disable();
-	if (this_cpu_read(xen_pv_lazy) != XEN_PV_LAZY_NONE) {
+	if (xen_pv_batched()) {
 		b = this_cpu_ptr(&xen_pv_mcb);
 		op = xen_mcb_mmuext(b, 1);
 		if (!op) {
@@ -355,13 +441,20 @@ static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
  * Xen refuses a page as a page table (or descriptor table) while it is
  * mapped writable anywhere, and refuses a writable mapping of one that
  * is.  A page of the kernel has two mappings: the direct map and, for
- * the image, the kernel map.  Either may not exist yet.
+ * the image, the kernel map.  Either may not exist yet.  The page's
+ * PG_pinned says which it is, once struct pages exist.
  */
 void xen_pv_set_page_rw(unsigned long pfn, bool rw)
 {
 	unsigned long va[2] = { (unsigned long)__va(PFN_PHYS(pfn)), 0 };
 	unsigned int i, level;
 
+	if (READ_ONCE(xen_pv_flags_ready)) {
+		if (rw)
+			ClearPagePinned(pfn_to_page(pfn));
+		else
+			SetPagePinned(pfn_to_page(pfn));
+	}
 	if (PFN_PHYS(pfn) >= __pa_symbol(_text) &&
 	    PFN_PHYS(pfn) < __pa_symbol(_end))
 		va[1] = (unsigned long)__START_KERNEL_map + PFN_PHYS(pfn) -
@@ -369,17 +462,13 @@ void xen_pv_set_page_rw(unsigned long pfn, bool rw)
 	for (i = 0; i < ARRAY_SIZE(va) && va[i]; i++) {
 		pte_t *pte = lookup_address(va[i], &level);
 		u64 val;
-		int rc;
 
 		if (!pte || level != PG_LEVEL_4K || !pte_present(*pte))
 			continue;
 		val = native_pte_val(*pte);
 		val = rw ? val | _PAGE_RW : val & ~_PAGE_RW;
-		if (val == native_pte_val(*pte))
-			continue;
-		rc = HYPERVISOR_update_va_mapping(va[i], val, UVMF_INVLPG);
-		if (rc)
-			xen_pv_mmu_failed("update_va_mapping", va[i], val, rc);
+		if (val != native_pte_val(*pte))
+			xen_pv_va_mapping(va[i], val);
 	}
 }
 
@@ -482,6 +571,42 @@ unsigned long __init xen_pv_boot_pagetable(const struct start_info *si)
 	}
 	this_cpu_write(xen_pv_cr3, __pa_symbol(init_top_pgt));
 	return end;
+}
+
+/*
+ * Mark the pages of a table tree below @table (a level-@level table).
+ * Tables that are not the guest's (Xen's own, in the L4 slots Xen
+ * fills) are left alone.
+ */
+static void __init xen_pv_mark_tree(const void *table, int level)
+{
+	const u64 *entry = table;
+	unsigned int i;
+
+	SetPagePinned(virt_to_page(table));
+	if (level == 1)
+		return;
+	for (i = 0; i < PTRS_PER_PTE; i++) {
+		u64 val = xen_pv_from_machine(entry[i]);
+		unsigned long pfn = (val & PTE_PFN_MASK) >> PAGE_SHIFT;
+
+		if ((val & _PAGE_PRESENT) && !(pfn & XEN_FOREIGN_PFN_BIT) &&
+		    pfn_valid(pfn))
+			xen_pv_mark_tree(__va(PFN_PHYS(pfn)), level - 1);
+	}
+}
+
+/**
+ * xen_pv_mark_kernel_tables() - say in struct pages which tables Xen holds
+ *
+ * Called once struct pages are initialised (after paging_init()): every
+ * table of the kernel's tree gets PG_pinned, and from then on the pages
+ * that become or stop being tables Xen holds are marked as they change.
+ */
+void __init xen_pv_mark_kernel_tables(void)
+{
+	xen_pv_mark_tree(init_top_pgt, 4);
+	WRITE_ONCE(xen_pv_flags_ready, true);
 }
 
 /**
