@@ -25,6 +25,8 @@
 #include <xen/xen-ops.h>
 #include <xen/xen.h>
 
+#include "xen-ops.h"
+
 enum xen_domain_type xen_domain_type __ro_after_init = XEN_NATIVE;
 EXPORT_SYMBOL_GPL(xen_domain_type);
 
@@ -80,6 +82,41 @@ int xen_vcpu_setup(unsigned int cpu)
 	}
 	pr_err("xen: no vcpu_info for vCPU %u: %d\n", vcpu, rc);
 	return rc;
+}
+
+/**
+ * xen_cpu_events_up() - a CPU's steal clock, timer and IPI ports
+ * @cpu: the CPU, prepared before it starts
+ *
+ * Its vcpu_info must be in place.  No steal time is no reason to stop.
+ *
+ * Return: 0, or the error of the timer or the IPIs (nothing left bound).
+ */
+int xen_cpu_events_up(unsigned int cpu)
+{
+	int rc;
+
+	xen_setup_runstate_info(cpu);
+	rc = xen_setup_timer(cpu);
+	if (rc)
+		return rc;
+	rc = xen_setup_ipis(cpu);
+	if (rc)
+		xen_teardown_timer(cpu);
+	return rc;
+}
+
+/**
+ * xen_cpu_events_down() - undo xen_cpu_events_up() for a dead CPU
+ * @cpu: the CPU
+ *
+ * Return: 0, as a CPU hotplug callback.
+ */
+int xen_cpu_events_down(unsigned int cpu)
+{
+	xen_teardown_ipis(cpu);
+	xen_teardown_timer(cpu);
+	return 0;
 }
 
 /**

@@ -130,21 +130,7 @@ static int xen_hvm_cpu_prepare(unsigned int cpu)
 			return rc;
 		}
 	}
-	xen_setup_runstate_info(cpu);	/* no steal time is no reason to stop */
-	rc = xen_setup_timer(cpu);
-	if (rc)
-		return rc;
-	rc = xen_setup_ipis(cpu);
-	if (rc)
-		xen_teardown_timer(cpu);
-	return rc;
-}
-
-static int xen_hvm_cpu_dead(unsigned int cpu)
-{
-	xen_teardown_ipis(cpu);
-	xen_teardown_timer(cpu);
-	return 0;
+	return xen_cpu_events_up(cpu);
 }
 
 /*
@@ -180,7 +166,7 @@ static void __init xen_hvm_intr_init(void)
 		xen_percpu_upcall ? "per vCPU" : "domain-wide callback");
 
 	rc = cpuhp_setup_state_nocalls(CPUHP_XEN_PREPARE, "x86/xen/hvm:prepare",
-				       xen_hvm_cpu_prepare, xen_hvm_cpu_dead);
+				       xen_hvm_cpu_prepare, xen_cpu_events_down);
 	if (rc)
 		pr_err("xen: CPUs brought up later get no Xen setup: %d\n", rc);
 }

@@ -128,7 +128,9 @@ static void xen_pv_enter_mmap(struct mm_struct *mm)
 /*
  * The process is gone.  Its L4 may still be loaded (the exiting task
  * runs on it, kernel threads on other CPUs may borrow it): every CPU
- * that has it moves to the kernel's own, and the tables are unpinned,
+ * that has it moves to the kernel's own (all CPUs are asked: with only
+ * those of mm_cpumask(), the exit of a 60 s sleep once found its user
+ * L4 still in use), and the tables are unpinned,
  * to be freed as ordinary pages (Xen would refuse a writable mapping of
  * a table still in some vCPU's cr3).
  */
@@ -146,7 +148,7 @@ static void xen_pv_exit_mmap(struct mm_struct *mm)
 		return;
 	preempt_disable();
 	xen_pv_drop_mm(mm);
-	smp_call_function_many(mm_cpumask(mm), xen_pv_drop_mm, mm, 1);
+	smp_call_function(xen_pv_drop_mm, mm, 1);
 	preempt_enable();
 	spin_lock(&mm->page_table_lock);
 	xen_pv_unpin_pgd(mm->pgd);

@@ -29,6 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/pgtable.h>
 #include <linux/sched.h>
 #include <asm/paravirt.h>
@@ -135,14 +136,18 @@ static void xen_pv_mcb_flush(enum xen_mc_reason why)
 /*
  * Batching: requests join this CPU's batch inside a lazy section (MMU or
  * context switch) and inside xen_pv_batch_begin()/end() (pinning), and
- * go to Xen one by one otherwise.  Called with preemption off.
+ * go to Xen one by one otherwise.  An interrupt handler never touches
+ * the batch: what it asks (a TLB flush for another CPU, say) must be
+ * done before it returns, and the task it interrupted may be halfway
+ * through queueing a request.  Called with preemption off.
  */
 static DEFINE_PER_CPU(unsigned int, xen_pv_batching);
 
 static bool xen_pv_batched(void)
 {
-	return this_cpu_read(xen_pv_lazy) != XEN_PV_LAZY_NONE ||
-	       this_cpu_read(xen_pv_batching);
+	return in_task() &&
+	       (this_cpu_read(xen_pv_lazy) != XEN_PV_LAZY_NONE ||
+		this_cpu_read(xen_pv_batching));
 }
 
 /**
@@ -397,15 +402,38 @@ static void xen_pv_write_cr3(unsigned long cr3)
 	xen_pv_mmuext(MMUEXT_NEW_USER_BASEPTR, user ? virt_to_mfn(user) : 0, 0);
 }
 
-/* TLB flushes. */
+/*
+ * TLB flushes are done when the call returns, as the generic code
+ * expects: after what the batch holds (the entries they are about),
+ * never left in it.
+ */
+static void xen_pv_sync(void)
+{
+	preempt_disable();
+	if (xen_pv_batched())
+		xen_pv_mcb_flush(XEN_MC_SYNC);
+	preempt_enable();
+}
+
+static void xen_pv_tlb_op(unsigned int cmd, unsigned long addr)
+{
+	struct mmuext_op op = { .cmd = cmd, .arg1.linear_addr = addr };
+	int rc;
+
+	xen_pv_sync();
+	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	if (rc)
+		xen_pv_mmu_failed("TLB flush", cmd, addr, rc);
+}
+
 static void xen_pv_flush_tlb(void)
 {
-	xen_pv_mmuext(MMUEXT_TLB_FLUSH_LOCAL, 0, 0);
+	xen_pv_tlb_op(MMUEXT_TLB_FLUSH_LOCAL, 0);
 }
 
 static void xen_pv_flush_tlb_one_user(unsigned long addr)
 {
-	xen_pv_mmuext(MMUEXT_INVLPG_LOCAL, addr & PAGE_MASK, 0);
+	xen_pv_tlb_op(MMUEXT_INVLPG_LOCAL, addr & PAGE_MASK);
 }
 
 static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
@@ -428,6 +456,7 @@ static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
 	} else {
 		op.cmd = MMUEXT_TLB_FLUSH_MULTI;
 	}
+	xen_pv_sync();
 	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
 	if (rc)
 		xen_pv_mmu_failed("flush", op.cmd, 0, rc);

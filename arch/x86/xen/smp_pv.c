@@ -69,23 +69,7 @@ static int xen_pv_cpu_prepare(unsigned int cpu)
 
 	per_cpu(xen_vcpu_id, cpu) = cpu;
 	rc = xen_vcpu_setup(cpu);
-	if (rc)
-		return rc;
-	xen_setup_runstate_info(cpu);
-	rc = xen_setup_timer(cpu);
-	if (rc)
-		return rc;
-	rc = xen_setup_ipis(cpu);
-	if (rc)
-		xen_teardown_timer(cpu);
-	return rc;
-}
-
-static int xen_pv_cpu_dead(unsigned int cpu)
-{
-	xen_teardown_ipis(cpu);
-	xen_teardown_timer(cpu);
-	return 0;
+	return rc ?: xen_cpu_events_up(cpu);
 }
 
 static void __init xen_pv_smp_prepare_cpus(unsigned int max_cpus)
@@ -96,7 +80,7 @@ static void __init xen_pv_smp_prepare_cpus(unsigned int max_cpus)
 	if (xen_setup_ipis(0))
 		xen_pv_fatal("xen: no IPIs for the boot CPU\n");
 	rc = cpuhp_setup_state_nocalls(CPUHP_XEN_PREPARE, "x86/xen/pv:prepare",
-				       xen_pv_cpu_prepare, xen_pv_cpu_dead);
+				       xen_pv_cpu_prepare, xen_cpu_events_down);
 	if (rc)
 		pr_err("xen: CPUs cannot be prepared: %d\n", rc);
 }

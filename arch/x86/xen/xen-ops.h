@@ -16,6 +16,8 @@ void xen_reboot_init(void);
 int xen_setup_timer(unsigned int cpu);
 void xen_teardown_timer(unsigned int cpu);
 void xen_setup_cpu_clockevents(void);
+int xen_cpu_events_up(unsigned int cpu);
+int xen_cpu_events_down(unsigned int cpu);
 
 #ifdef CONFIG_SMP
 int xen_setup_ipis(unsigned int cpu);
