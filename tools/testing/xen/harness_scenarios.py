@@ -68,6 +68,9 @@ SCENARIOS = [
     Scenario('clock-pvh-ours', 'pvh', 'ours', dom0='ref', clock=60,
              timeout=240,
              doc="our PVH domU's clock over 60 s agrees with dom0's to 1%"),
+    Scenario('clock-pv-ours', 'pv', 'ours', dom0='ref', clock=60,
+             timeout=240,
+             doc="our PV domU's clock over 60 s agrees with dom0's to 1%"),
     Scenario('clock-pvh-ref', 'pvh', 'ref', dom0='ref', clock=60,
              timeout=240, flake_retries=2, flake_note=PIT_FLAKE,
              doc="the same for the reference PVH domU"),
@@ -172,6 +175,10 @@ SCENARIOS = [
              doc='our kernel as PV domU boots the unmodified Debian image '
              'from xvda (our blkfront) to multi-user; dom0 pings it, shuts '
              'it down, fscks the disk'),
+    Scenario('debian10-pv-ours', 'pv', 'ours', dom0='ref', debian=True,
+             repeat=10, timeout=300,
+             doc='the Debian image booted 10 times in a row as our PV '
+             'domU: every boot must reach multi-user'),
     Scenario('debian10-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              repeat=10, timeout=300,
              doc='debian-pvh-ours 10 times in a row on the same disk: '
@@ -280,7 +287,9 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'debian-net-pvh-ours',
            'debian-io-pvh-ours', 'blkfront-bad-pvh-ours',
            'netfront-bad-pvh-ours', 'dom0-ref',
-           'pv-domu-ref', 'pvh-domu-ref', 'pv-domu-ours']
+           'pv-domu-ref', 'pvh-domu-ref', 'pv-domu-ours',
+           'kunit-pv-ours', 'control-pv-ours', 'clock-pv-ours',
+           'boot20-pv-ours', 'debian-pv-ours']
 # Not in the default set: xsbench-pvh-{ours,ref}.  Under that load a PVH
 # domU of either kernel sometimes triple-faults in this emulator (see
 # README), so it cannot gate make check; run it by name for the figures.
