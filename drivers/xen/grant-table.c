@@ -109,7 +109,7 @@ static struct grant_entry_v1 *gnttab_entry(grant_ref_t ref)
  * table is set up: growth happens under gnttab_lock, where nothing may
  * sleep, so the page tables are allocated beforehand too.
  */
-static void *gnttab_pv_area;
+static struct vm_struct *gnttab_pv_vm;
 static pte_t **gnttab_pv_ptes;
 
 static int gnttab_pv_note_pte(pte_t *pte, unsigned long addr, void *data)
@@ -141,7 +141,7 @@ static int __init gnttab_pv_reserve(void)
 		gnttab_pv_ptes = NULL;
 		return rc;
 	}
-	gnttab_pv_area = area->addr;
+	gnttab_pv_vm = area;
 	return 0;
 }
 
@@ -164,7 +164,7 @@ static void *gnttab_pv_map(unsigned int frame, gfp_t gfp)
 		set_pte(gnttab_pv_ptes[frame],
 			pfn_pte(xen_foreign_pfn(mfns[frame]), PAGE_KERNEL));
 	kfree(mfns);
-	return rc ? ERR_PTR(rc) : gnttab_pv_area + frame * PAGE_SIZE;
+	return rc ? ERR_PTR(rc) : gnttab_pv_vm->addr + frame * PAGE_SIZE;
 }
 
 static int gnttab_grow(gfp_t gfp)
@@ -635,6 +635,11 @@ static int __init gnttab_init(void)
 	}
 	if (rc) {
 		pr_err("xen: cannot map the grant table: %d\n", rc);
+		if (gnttab_pv_vm)
+			free_vm_area(gnttab_pv_vm);
+		kfree(gnttab_pv_ptes);
+		gnttab_pv_ptes = NULL;
+		gnttab_pv_vm = NULL;
 		kvfree(gnttab_free.next);
 		kfree(gnttab_frames);
 		gnttab_free.next = NULL;

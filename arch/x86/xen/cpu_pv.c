@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/vmalloc.h>
 #include <asm/cpufeature.h>
 #include <asm/desc.h>
 #include <asm/debugreg.h>
@@ -244,15 +245,21 @@ static void xen_pv_load_tls(struct thread_struct *t, unsigned int cpu)
 	}
 }
 
-/* LDT pages: read-only while Xen may use them. */
+/*
+ * LDT pages: read-only while Xen may use them, in every mapping (a large
+ * LDT is vmalloc'ed: its vmalloc address is one more).
+ */
 static void xen_pv_ldt_pages_rw(struct desc_struct *ldt, unsigned int entries,
 				bool rw)
 {
 	unsigned long va = (unsigned long)ldt;
 	unsigned long end = va + entries * LDT_ENTRY_SIZE;
 
-	for (va &= PAGE_MASK; va < end; va += PAGE_SIZE)
+	for (va &= PAGE_MASK; va < end; va += PAGE_SIZE) {
 		xen_pv_set_page_rw(PFN_DOWN(slow_virt_to_phys((void *)va)), rw);
+		if (is_vmalloc_addr((void *)va))
+			xen_pv_set_va_rw(va, rw);
+	}
 }
 
 static void xen_pv_alloc_ldt(struct desc_struct *ldt, unsigned int entries)

@@ -105,9 +105,19 @@ SYM_CODE_END(\name)
 /*
  * A system call from user space.  Xen bounces it with the frame of an
  * exception (rcx and r11 hold the user rip and rflags, as syscall left
- * them), which is what the generic entry builds by hand natively.
+ * them), which is what the generic entry builds by hand natively, but
+ * with Xen's flat selectors: the frame gets the kernel's user ones, which
+ * ptrace shows and debuggers test for a 64-bit task.
  */
-	xen_pv_bounce xen_pv_entry_syscall entry_SYSCALL_64_after_hwframe
+SYM_CODE_START(xen_pv_entry_syscall)
+	UNWIND_HINT_UNDEFINED
+	ENDBR
+	popq	%rcx
+	popq	%r11
+	movq	$__USER_DS, 4*8(%rsp)
+	movq	$__USER_CS, 1*8(%rsp)
+	jmp	entry_SYSCALL_64_after_hwframe
+SYM_CODE_END(xen_pv_entry_syscall)
 
 /*
  * A secondary vCPU starts here (VCPUOP_initialise), on its idle task's

@@ -26,6 +26,7 @@
 #include <linux/sched.h>
 #include <asm/paravirt.h>
 #include <asm/pgalloc.h>
+#include <asm/mmu_context.h>
 #include <asm/tlbflush.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/page.h>
@@ -134,10 +135,13 @@ static void xen_pv_enter_mmap(struct mm_struct *mm)
  * to be freed as ordinary pages (Xen would refuse a writable mapping of
  * a table still in some vCPU's cr3).
  */
+/* Move this CPU to init_mm if it has @mm, telling the TLB code. */
 static void xen_pv_drop_mm(void *info)
 {
 	struct mm_struct *mm = info;
 
+	if (this_cpu_read(cpu_tlbstate.loaded_mm) == mm)
+		switch_mm(NULL, &init_mm, NULL);
 	if (__read_cr3() == __pa(mm->pgd))
 		write_cr3(__pa(swapper_pg_dir));
 }

@@ -361,13 +361,17 @@ void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2)
 	preempt_enable();
 }
 
-/* cr2 is in the vcpu_info: Xen writes it there before it enters #PF. */
-__visible unsigned long xen_pv_read_cr2(void)
+/*
+ * cr2 is in the vcpu_info: Xen writes it there before it enters #PF.
+ * Read first thing in the #PF and NMI entries, before anything may be
+ * traced (a traced fault would overwrite it).
+ */
+__visible noinstr unsigned long xen_pv_read_cr2(void)
 {
 	return this_cpu_read(xen_vcpu)->arch.cr2;
 }
 
-PV_CALLEE_SAVE_REGS_THUNK(xen_pv_read_cr2);
+__PV_CALLEE_SAVE_REGS_THUNK(xen_pv_read_cr2, ".noinstr.text");
 
 static void xen_pv_write_cr2(unsigned long cr2)
 {
@@ -463,6 +467,27 @@ static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
 }
 
 /**
+ * xen_pv_set_va_rw() - map one kernel address writable or read-only
+ * @va: a mapped kernel address (vmalloc, say), page aligned
+ * @rw: writable?
+ *
+ * For a mapping xen_pv_set_page_rw() does not know of.
+ */
+void xen_pv_set_va_rw(unsigned long va, bool rw)
+{
+	unsigned int level;
+	pte_t *pte = lookup_address(va, &level);
+	u64 val;
+
+	if (!pte || level != PG_LEVEL_4K || !pte_present(*pte))
+		return;
+	val = native_pte_val(*pte);
+	val = rw ? val | _PAGE_RW : val & ~_PAGE_RW;
+	if (val != native_pte_val(*pte))
+		xen_pv_va_mapping(va, val);
+}
+
+/**
  * xen_pv_set_page_rw() - map a page writable or read-only, everywhere
  * @pfn: the page
  * @rw: writable?
@@ -476,7 +501,7 @@ static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
 void xen_pv_set_page_rw(unsigned long pfn, bool rw)
 {
 	unsigned long va[2] = { (unsigned long)__va(PFN_PHYS(pfn)), 0 };
-	unsigned int i, level;
+	unsigned int i;
 
 	if (READ_ONCE(xen_pv_flags_ready)) {
 		if (rw)
@@ -488,17 +513,8 @@ void xen_pv_set_page_rw(unsigned long pfn, bool rw)
 	    PFN_PHYS(pfn) < __pa_symbol(_end))
 		va[1] = (unsigned long)__START_KERNEL_map + PFN_PHYS(pfn) -
 			phys_base;
-	for (i = 0; i < ARRAY_SIZE(va) && va[i]; i++) {
-		pte_t *pte = lookup_address(va[i], &level);
-		u64 val;
-
-		if (!pte || level != PG_LEVEL_4K || !pte_present(*pte))
-			continue;
-		val = native_pte_val(*pte);
-		val = rw ? val | _PAGE_RW : val & ~_PAGE_RW;
-		if (val != native_pte_val(*pte))
-			xen_pv_va_mapping(va[i], val);
-	}
+	for (i = 0; i < ARRAY_SIZE(va) && va[i]; i++)
+		xen_pv_set_va_rw(va[i], rw);
 }
 
 /* Boot: from the page tables Xen built to the kernel's own. */

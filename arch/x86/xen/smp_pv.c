@@ -123,7 +123,8 @@ static void xen_pv_vcpu_context(struct vcpu_guest_context *ctxt,
 	ctxt->user_regs.rsp = idle->thread.sp;
 	ctxt->user_regs.cs = __KERNEL_CS;
 	ctxt->user_regs.ss = __KERNEL_DS;
-	ctxt->user_regs.rflags = X86_EFLAGS_FIXED;	/* events masked */
+	/* Xen sets IF; events stay masked by the vcpu_info's mask. */
+	ctxt->user_regs.rflags = X86_EFLAGS_FIXED;
 	ctxt->gs_base_kernel = per_cpu_offset(cpu);
 
 	xen_pv_trap_table(ctxt->trap_ctxt);

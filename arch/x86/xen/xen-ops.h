@@ -75,6 +75,7 @@ void xen_pv_init_irq_ops(void);
 void xen_pv_init_cpu_ops(void);
 void xen_pv_init_mmu_ops(void);
 void xen_pv_set_page_rw(unsigned long pfn, bool rw);
+void xen_pv_set_va_rw(unsigned long va, bool rw);
 void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2);
 void xen_pv_batch_begin(void);
 void xen_pv_batch_end(void);
