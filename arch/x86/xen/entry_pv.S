@@ -112,10 +112,12 @@ SYM_CODE_END(\name)
 SYM_CODE_START(xen_pv_entry_syscall)
 	UNWIND_HINT_UNDEFINED
 	ENDBR
-	popq	%rcx
-	popq	%r11
-	movq	$__USER_DS, 4*8(%rsp)
-	movq	$__USER_CS, 1*8(%rsp)
+	/* The bounce frame: rcx, r11, rip, cs, rflags, rsp, ss. */
+	movq	$__USER_CS, 3*8(%rsp)
+	movq	$__USER_DS, 6*8(%rsp)
+	movq	0*8(%rsp), %rcx
+	movq	1*8(%rsp), %r11
+	addq	$2*8, %rsp
 	jmp	entry_SYSCALL_64_after_hwframe
 SYM_CODE_END(xen_pv_entry_syscall)
 
