@@ -13,7 +13,6 @@
 #include <linux/smp.h>
 #include <asm/apic.h>
 #include <xen/xen-ops.h>
-#include <xen/xen.h>
 
 #include "xen-ops.h"
 
@@ -64,14 +63,8 @@ static u32 xen_pv_apic_dest(unsigned int cpu)
 	return per_cpu(x86_cpu_to_apicid, cpu);
 }
 
-static int xen_pv_apic_probe(void)
-{
-	return xen_pv_domain();
-}
-
 static struct apic xen_pv_apic __ro_after_init = {
 	.name			= "Xen PV",
-	.probe			= xen_pv_apic_probe,
 	.max_apic_id		= 0xfffe,
 	.get_apic_id		= xen_pv_apic_get_id,
 	.calc_dest_apicid	= xen_pv_apic_dest,

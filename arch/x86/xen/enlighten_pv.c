@@ -45,6 +45,7 @@
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <asm/xen/interface.h>
+#include <asm/xen/page.h>
 #include <xen/events.h>
 #include <xen/hvc-console.h>
 #include <xen/interface/physdev.h>
@@ -60,17 +61,6 @@ struct start_info *xen_start_info __ro_after_init;
 EXPORT_SYMBOL_GPL(xen_start_info);
 
 /*
- * The guest frame behind a machine frame, from Xen's read-only M2P
- * table.  Valid for frames this domain owns.
- */
-static unsigned long __init xen_pv_m2p(unsigned long mfn)
-{
-	const unsigned long *m2p = (const unsigned long *)MACH2PHYS_VIRT_START;
-
-	return READ_ONCE(m2p[mfn]);
-}
-
-/*
  * Xen maps every page of the boot area at VIRT_BASE (the kernel map) plus
  * its frame number; the console page is one of them.  The raw console
  * (hvc_xen.c) writes to it from now on.  A dom0 has no ring.
@@ -81,7 +71,7 @@ static void __init xen_pv_boot_console_init(struct start_info *si,
 	if (si->flags & SIF_INITDOMAIN)
 		return;
 	xen_raw_console_ring((void *)(map +
-				      (xen_pv_m2p(si->console.domU.mfn) << PAGE_SHIFT)),
+				      (mfn_to_pfn(si->console.domU.mfn) << PAGE_SHIFT)),
 			     si->console.domU.evtchn);
 }
 
