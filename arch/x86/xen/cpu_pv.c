@@ -27,6 +27,7 @@
 #include <xen/interface/xen.h>
 #include <xen/xen-ops.h>
 
+#include "multicall.h"
 #include "xen-ops.h"
 
 /*
@@ -281,6 +282,7 @@ static void xen_pv_set_ldt(const void *addr, unsigned int entries)
 	};
 	int rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
 
+	xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
 	if (rc)
 		xen_pv_fatal("xen: LDT %p (%u) refused: %d\n", addr, entries, rc);
 }

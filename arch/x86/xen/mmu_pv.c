@@ -225,6 +225,7 @@ static void xen_pv_update(void *entry, u64 val, bool leaf)
 	one.ptr = ptr;
 	one.val = val;
 	rc = HYPERVISOR_mmu_update(&one, 1, NULL, DOMID_SELF);
+	xen_mc_count_direct(XEN_MC_DIRECT_MMU, 1);
 	if (rc)
 		xen_pv_mmu_failed("mmu_update", ptr, val, rc);
 }
@@ -251,6 +252,7 @@ static void xen_pv_va_mapping(unsigned long va, u64 val)
 	}
 	preempt_enable();
 	rc = HYPERVISOR_update_va_mapping(va, val, UVMF_INVLPG);
+	xen_mc_count_direct(XEN_MC_DIRECT_VA, 1);
 	if (rc)
 		xen_pv_mmu_failed("update_va_mapping", va, val, rc);
 }
@@ -355,6 +357,7 @@ void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2)
 	op->arg2.nr_ents = arg2;
 	if (op == &one) {
 		rc = HYPERVISOR_mmuext_op(op, 1, NULL, DOMID_SELF);
+		xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
 		if (rc)
 			xen_pv_mmu_failed("mmuext_op", cmd, arg1, rc);
 	}
@@ -426,6 +429,7 @@ static void xen_pv_tlb_op(unsigned int cmd, unsigned long addr)
 
 	xen_pv_sync();
 	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
 	if (rc)
 		xen_pv_mmu_failed("TLB flush", cmd, addr, rc);
 }
@@ -462,6 +466,7 @@ static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
 	}
 	xen_pv_sync();
 	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
 	if (rc)
 		xen_pv_mmu_failed("flush", op.cmd, 0, rc);
 }

@@ -10,7 +10,9 @@
  *
  * Each CPU counts what it sent; debugfs xen/multicall adds them up:
  * multicalls by reason, calls by kind, and a histogram of requests per
- * mmu_update call, the figure that says how well updates are batched.
+ * mmu_update call, the figure that says how well updates are batched;
+ * and the page-table hypercalls made on their own, outside multicalls,
+ * so that the sum is what Xen sees (xentrace counts the same).
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -38,6 +40,9 @@
  * @other: other calls
  * @failed: calls Xen failed
  * @mmu_hist: mmu_update calls by requests, power-of-two buckets
+ * @direct: page-table hypercalls made on their own, not in a multicall,
+ *	by kind (enum xen_mc_direct)
+ * @direct_requests: the requests those carried
  */
 struct xen_mc_stats {
 	u64 sent[XEN_MC_NR_REASONS];
@@ -48,6 +53,8 @@ struct xen_mc_stats {
 	u64 other;
 	u64 failed;
 	u64 mmu_hist[XEN_MC_HIST];
+	u64 direct[XEN_MC_NR_DIRECT];
+	u64 direct_requests[XEN_MC_NR_DIRECT];
 };
 
 static DEFINE_PER_CPU(struct xen_mc_stats, xen_mc_stats);
@@ -108,10 +115,15 @@ int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
 
 	if (xen_mcb_empty(b))
 		return 0;
+	/*
+	 * Counted before: Xen rewrites the arguments of a call it preempts
+	 * (the count of what is left, with a flag).
+	 */
+	for (i = 0; i < b->calls; i++)
+		xen_mc_count(st, &b->call[i]);
 	rc = HYPERVISOR_multicall(b->call, b->calls);
 	st->sent[why]++;
 	for (i = 0; i < b->calls; i++) {
-		xen_mc_count(st, &b->call[i]);
 		if (rc || (long)b->call[i].result >= 0)
 			continue;
 		st->failed++;
@@ -125,9 +137,25 @@ int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
 	return rc ?: first;
 }
 
+/**
+ * xen_mc_count_direct() - count a page-table hypercall not in a multicall
+ * @kind: which hypercall
+ * @requests: how many requests it carried (1 for update_va_mapping)
+ *
+ * Any context: the counters are this CPU's, added to in one instruction.
+ */
+void xen_mc_count_direct(enum xen_mc_direct kind, unsigned int requests)
+{
+	this_cpu_inc(xen_mc_stats.direct[kind]);
+	this_cpu_add(xen_mc_stats.direct_requests[kind], requests);
+}
+
 static int xen_mc_show(struct seq_file *m, void *unused)
 {
 	static const char * const reasons[] = { "full", "lazy", "sync" };
+	static const char * const direct[] = {
+		"mmu_update", "mmuext_op", "update_va_mapping"
+	};
 	struct xen_mc_stats sum = {};
 	u64 *total = (u64 *)&sum, mmu_update = 0;
 	unsigned int cpu, i;
@@ -156,6 +184,9 @@ static int xen_mc_show(struct seq_file *m, void *unused)
 		seq_printf(m, " %u:%llu", i ? (1U << (i - 1)) + 1 : 1,
 			   sum.mmu_hist[i]);
 	seq_putc(m, '\n');
+	for (i = 0; i < XEN_MC_NR_DIRECT; i++)
+		seq_printf(m, "direct-%s %llu requests %llu\n", direct[i],
+			   sum.direct[i], sum.direct_requests[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(xen_mc);

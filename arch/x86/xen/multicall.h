@@ -22,6 +22,21 @@ enum xen_mc_reason {
 	XEN_MC_NR_REASONS,
 };
 
+/**
+ * enum xen_mc_direct - page-table hypercalls made on their own
+ * @XEN_MC_DIRECT_MMU: mmu_update
+ * @XEN_MC_DIRECT_EXT: mmuext_op (TLB flushes, cr3, pins)
+ * @XEN_MC_DIRECT_VA: update_va_mapping
+ * @XEN_MC_NR_DIRECT: number of kinds
+ */
+enum xen_mc_direct {
+	XEN_MC_DIRECT_MMU,
+	XEN_MC_DIRECT_EXT,
+	XEN_MC_DIRECT_VA,
+	XEN_MC_NR_DIRECT,
+};
+
 int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why);
+void xen_mc_count_direct(enum xen_mc_direct kind, unsigned int requests);
 
 #endif /* _XEN_MULTICALL_H */
