@@ -8,6 +8,8 @@
  * channels (smp_ipi.c).  VCPUOP_down stops a vCPU where it is and
  * VCPUOP_up resumes it there, so a CPU that went offline comes back out
  * of the hypercall in its play_dead() and starts over on its idle stack.
+ * Each vCPU also gets a port to be woken on when it waits for a
+ * spinlock (spinlock_pv.c).
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -68,8 +70,22 @@ static int xen_pv_cpu_prepare(unsigned int cpu)
 	int rc;
 
 	per_cpu(xen_vcpu_id, cpu) = cpu;
-	rc = xen_vcpu_setup(cpu);
-	return rc ?: xen_cpu_events_up(cpu);
+	rc = xen_vcpu_setup(cpu) ?: xen_cpu_events_up(cpu);
+	if (!rc && xen_pv_spinlocks_on)
+		xen_pv_spinlock_cpu_up(cpu);	/* without, it spins */
+	return rc;
+}
+
+static int xen_pv_cpu_dead(unsigned int cpu)
+{
+	xen_pv_spinlock_cpu_down(cpu);
+	return xen_cpu_events_down(cpu);
+}
+
+static void __init xen_pv_smp_prepare_boot_cpu(void)
+{
+	native_smp_prepare_boot_cpu();
+	xen_pv_spinlock_init();
 }
 
 static void __init xen_pv_smp_prepare_cpus(unsigned int max_cpus)
@@ -79,8 +95,10 @@ static void __init xen_pv_smp_prepare_cpus(unsigned int max_cpus)
 	smp_prepare_cpus_common();
 	if (xen_setup_ipis(0))
 		xen_pv_fatal("xen: no IPIs for the boot CPU\n");
+	if (xen_pv_spinlocks_on)
+		xen_pv_spinlock_cpu_up(0);
 	rc = cpuhp_setup_state_nocalls(CPUHP_XEN_PREPARE, "x86/xen/pv:prepare",
-				       xen_pv_cpu_prepare, xen_cpu_events_down);
+				       xen_pv_cpu_prepare, xen_pv_cpu_dead);
 	if (rc)
 		pr_err("xen: CPUs cannot be prepared: %d\n", rc);
 }
@@ -213,6 +231,7 @@ void __init xen_pv_smp_init(void)
 {
 	x86_init.mpparse.parse_smp_cfg = xen_pv_parse_smp_cfg;
 	x86_cpuinit.parallel_bringup = false;
+	smp_ops.smp_prepare_boot_cpu = xen_pv_smp_prepare_boot_cpu;
 	smp_ops.smp_prepare_cpus = xen_pv_smp_prepare_cpus;
 	smp_ops.kick_ap_alive = xen_pv_kick_ap_alive;
 	smp_ops.cpu_disable = xen_pv_cpu_disable;

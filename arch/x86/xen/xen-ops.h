@@ -79,6 +79,29 @@ void xen_pv_set_va_rw(unsigned long va, bool rw);
 void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2);
 void xen_pv_batch_begin(void);
 void xen_pv_batch_end(void);
+
+/* spinlock_pv.c */
+#ifdef CONFIG_PARAVIRT_SPINLOCKS
+extern bool xen_pv_spinlocks_on;
+void xen_pv_spinlock_init(void);
+int xen_pv_spinlock_cpu_up(unsigned int cpu);
+void xen_pv_spinlock_cpu_down(unsigned int cpu);
+#else
+#define xen_pv_spinlocks_on	false
+
+static inline void xen_pv_spinlock_init(void)
+{
+}
+
+static inline int xen_pv_spinlock_cpu_up(unsigned int cpu)
+{
+	return 0;
+}
+
+static inline void xen_pv_spinlock_cpu_down(unsigned int cpu)
+{
+}
+#endif
 void xen_pv_mark_kernel_tables(void);
 unsigned long xen_pv_boot_pagetable(const struct start_info *si);
 void xen_pv_start_context_switch(struct task_struct *prev);
