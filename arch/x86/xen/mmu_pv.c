@@ -19,6 +19,15 @@
  * and the batch goes to Xen as one multicall when the section ends, when
  * it is full, or when something must see the updates.
  *
+ * Fault-around maps up to 16 pages of a file per fault with a set_pte()
+ * each and no lazy section.  Such an entry (none to present, in a
+ * process's PTE table whose lock is held) joins the batch too, and the
+ * batch goes out before that lock is released (spinlock_pv.c), or
+ * before anything else that must see it.  Until then nobody can look:
+ * another CPU reads the entry only under the lock, this CPU does not
+ * use the mapping while it holds it, and an entry the hardware does not
+ * see yet only costs a fault that waits for the lock.
+ *
  * This file covers the kernel's own page tables (init_mm): the boot
  * handoff from the tables Xen built, entry updates, cr2/cr3 and TLB
  * flushes.  Page tables of user processes are pinned when they are
@@ -56,6 +65,8 @@ enum xen_pv_lazy {
 
 static DEFINE_PER_CPU(enum xen_pv_lazy, xen_pv_lazy);
 static DEFINE_PER_CPU(struct xen_mcb, xen_pv_mcb);
+/* The page-table lock whose release must send this CPU's batch first. */
+DEFINE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
 /* cr3 as Linux sees it: the physical address of the L4 (a pfn). */
 static DEFINE_PER_CPU(unsigned long, xen_pv_cr3);
 
@@ -127,10 +138,35 @@ static void xen_pv_mmu_failed(const char *what, u64 where, u64 val, int rc)
  */
 static void xen_pv_mcb_flush(enum xen_mc_reason why)
 {
-	int rc = xen_mcb_send(this_cpu_ptr(&xen_pv_mcb), why);
+	int rc;
 
+	this_cpu_write(xen_pv_unlock_sends, NULL);
+	rc = xen_mcb_send(this_cpu_ptr(&xen_pv_mcb), why);
 	if (rc)
 		xen_pv_fatal("xen: page-table batch refused: %d\n", rc);
+}
+
+/*
+ * Before a request goes to Xen on its own: what the batch holds (entries
+ * queued under a page-table lock) goes first, in order.  Task context
+ * only: the batch is the interrupted task's.  Preemption off.
+ */
+static void xen_pv_drain(void)
+{
+	if (in_task() && !xen_mcb_empty(this_cpu_ptr(&xen_pv_mcb)))
+		xen_pv_mcb_flush(XEN_MC_SYNC);
+}
+
+/**
+ * xen_pv_unlock_send() - send the batch before a page-table lock goes
+ *
+ * Called by the spinlock unlock (xen_pv_unlocking()) when the lock is
+ * the one entries were queued under.
+ */
+void xen_pv_unlock_send(void)
+{
+	if (in_task())
+		xen_pv_mcb_flush(XEN_MC_UNLOCK);
 }
 
 /*
@@ -188,6 +224,37 @@ static bool xen_pv_xens_table(const void *entry)
 }
 
 /*
+ * May this entry write wait in the batch until its table's lock is
+ * released?  Only a new mapping (none to present) in a process's PTE
+ * table (a page of type table: the kernel's have none) whose lock is
+ * held, in task context.  Records the lock; entries under another lock
+ * send the batch first.  Preemption off.
+ */
+static bool xen_pv_defer(const void *entry, u64 val)
+{
+#ifdef CONFIG_SPLIT_PTE_PTLOCKS
+	struct qspinlock *lock, *cur;
+
+	if (!xen_pv_spinlocks_on || !(val & _PAGE_PRESENT) ||
+	    READ_ONCE(*(const u64 *)entry) || !in_task() ||
+	    !PageTable(virt_to_page(entry)))
+		return false;
+	lock = &ptlock_ptr(virt_to_ptdesc(entry))->rlock.raw_lock;
+	if (!queued_spin_is_locked(lock))
+		return false;
+	cur = this_cpu_read(xen_pv_unlock_sends);
+	if (cur != lock) {
+		if (cur)
+			xen_pv_mcb_flush(XEN_MC_SYNC);
+		this_cpu_write(xen_pv_unlock_sends, lock);
+	}
+	return true;
+#else
+	return false;
+#endif
+}
+
+/*
  * Write one entry.  A table Xen does not hold yet (a process's before
  * it is first loaded) is ordinary memory: the entry is stored.  One Xen
  * holds takes mmu_update, batched when batching, for a PTE (@leaf) only:
@@ -199,6 +266,7 @@ static void xen_pv_update(void *entry, u64 val, bool leaf)
 {
 	u64 ptr = xen_pv_entry_maddr(entry) | MMU_NORMAL_PT_UPDATE;
 	struct mmu_update *u, one;
+	struct qspinlock *lock;
 	struct xen_mcb *b;
 	int rc;
 
@@ -207,11 +275,14 @@ static void xen_pv_update(void *entry, u64 val, bool leaf)
 		return;
 	}
 	preempt_disable();
-	if (xen_pv_batched() && leaf) {
+	if (leaf && (xen_pv_batched() || xen_pv_defer(entry, val))) {
 		b = this_cpu_ptr(&xen_pv_mcb);
 		u = xen_mcb_mmu_update(b, 1);
 		if (!u) {
+			/* Sending clears the lock to send at: set it again. */
+			lock = this_cpu_read(xen_pv_unlock_sends);
 			xen_pv_mcb_flush(XEN_MC_FULL);
+			this_cpu_write(xen_pv_unlock_sends, lock);
 			u = xen_mcb_mmu_update(b, 1);
 		}
 		u->ptr = ptr;
@@ -219,8 +290,7 @@ static void xen_pv_update(void *entry, u64 val, bool leaf)
 		preempt_enable();
 		return;
 	}
-	if (xen_pv_batched())
-		xen_pv_mcb_flush(XEN_MC_SYNC);
+	xen_pv_drain();
 	preempt_enable();
 	one.ptr = ptr;
 	one.val = val;
@@ -250,6 +320,7 @@ static void xen_pv_va_mapping(unsigned long va, u64 val)
 		preempt_enable();
 		return;
 	}
+	xen_pv_drain();
 	preempt_enable();
 	rc = HYPERVISOR_update_va_mapping(va, val, UVMF_INVLPG);
 	xen_mc_count_direct(XEN_MC_DIRECT_VA, 1);
@@ -318,10 +389,9 @@ static void xen_pv_leave_lazy_mmu(void)
  */
 void xen_pv_start_context_switch(struct task_struct *prev)
 {
-	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU) {
-		xen_pv_mcb_flush(XEN_MC_SYNC);
+	xen_pv_drain();
+	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU)
 		set_ti_thread_flag(task_thread_info(prev), TIF_LAZY_MMU_UPDATES);
-	}
 	this_cpu_write(xen_pv_lazy, XEN_PV_LAZY_CPU);
 }
 
@@ -350,6 +420,7 @@ void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2)
 			op = xen_mcb_mmuext(b, 1);
 		}
 	} else {
+		xen_pv_drain();
 		op = &one;
 	}
 	op->cmd = cmd;
@@ -417,8 +488,7 @@ static void xen_pv_write_cr3(unsigned long cr3)
 static void xen_pv_sync(void)
 {
 	preempt_disable();
-	if (xen_pv_batched())
-		xen_pv_mcb_flush(XEN_MC_SYNC);
+	xen_pv_drain();
 	preempt_enable();
 }
 

@@ -152,7 +152,7 @@ void xen_mc_count_direct(enum xen_mc_direct kind, unsigned int requests)
 
 static int xen_mc_show(struct seq_file *m, void *unused)
 {
-	static const char * const reasons[] = { "full", "lazy", "sync" };
+	static const char * const reasons[] = { "full", "lazy", "sync", "unlock" };
 	static const char * const direct[] = {
 		"mmu_update", "mmuext_op", "update_va_mapping"
 	};

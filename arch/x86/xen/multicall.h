@@ -13,12 +13,15 @@
  * @XEN_MC_FULL: the next request did not fit
  * @XEN_MC_LAZY: the end of a lazy MMU section
  * @XEN_MC_SYNC: someone needs the updates done now
+ * @XEN_MC_UNLOCK: the page-table lock the updates were made under is
+ *	being released
  * @XEN_MC_NR_REASONS: number of reasons
  */
 enum xen_mc_reason {
 	XEN_MC_FULL,
 	XEN_MC_LAZY,
 	XEN_MC_SYNC,
+	XEN_MC_UNLOCK,
 	XEN_MC_NR_REASONS,
 };
 

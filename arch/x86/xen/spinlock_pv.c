@@ -10,7 +10,10 @@
  * (an IPI port, bound per CPU, its irq left disabled so that an event
  * only ends the poll); the holder wakes it by sending an event there.
  *
- * With nopvspin none of this is installed: locks spin.
+ * The unlock is ours too: before a page-table lock is released, the PTE
+ * writes queued under it go to Xen (mmu_pv.c), so that whoever takes the
+ * lock next sees them.  With nopvspin none of this is installed: locks
+ * spin, and PTE writes are not queued under them.
  */
 #include <linux/cpumask.h>
 #include <linux/init.h>
@@ -74,6 +77,18 @@ static void xen_pv_lock_kick(int cpu)
 		xen_send_IPI_one(cpu, XEN_SPIN_UNLOCK_VECTOR);
 }
 
+/*
+ * The unlock: the PV slow path's own (which wakes a waiter that went to
+ * sleep on the lock), after any PTE writes queued under @lock went out.
+ */
+__visible void xen_pv_spin_unlock(struct qspinlock *lock)
+{
+	xen_pv_unlocking(lock);
+	__raw_callee_save___pv_queued_spin_unlock(lock);
+}
+
+__PV_CALLEE_SAVE_REGS_THUNK(xen_pv_spin_unlock, ".spinlock.text");
+
 /**
  * xen_pv_spinlock_cpu_up() - bind a CPU's kick port
  * @cpu: the CPU, before it starts (or the boot CPU)
@@ -128,7 +143,7 @@ void __init xen_pv_spinlock_init(void)
 	}
 	__pv_init_lock_hash();
 	pv_ops.lock.queued_spin_lock_slowpath = __pv_queued_spin_lock_slowpath;
-	pv_ops.lock.queued_spin_unlock = PV_CALLEE_SAVE(__pv_queued_spin_unlock);
+	pv_ops.lock.queued_spin_unlock = PV_CALLEE_SAVE(xen_pv_spin_unlock);
 	pv_ops.lock.wait = xen_pv_lock_wait;
 	pv_ops.lock.kick = xen_pv_lock_kick;
 	/* The queued lock, not the test-and-set one guests get by default. */

@@ -5,7 +5,9 @@
 #ifndef _ARCH_X86_XEN_XEN_OPS_H
 #define _ARCH_X86_XEN_XEN_OPS_H
 
+#include <linux/compiler.h>
 #include <linux/init.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 #include <asm/desc_defs.h>
 #include <asm/pgtable_types.h>
@@ -40,6 +42,7 @@ static inline void xen_smp_ipi_init(void)
 
 #ifdef CONFIG_XEN_PV
 struct desc_ptr;
+struct qspinlock;
 struct start_info;
 struct task_struct;
 
@@ -79,10 +82,23 @@ void xen_pv_set_va_rw(unsigned long va, bool rw);
 void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2);
 void xen_pv_batch_begin(void);
 void xen_pv_batch_end(void);
+void xen_pv_unlock_send(void);
+DECLARE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
+
+/*
+ * Before @lock is released: send the PTE writes queued under it, if
+ * there are (mmu_pv.c).
+ */
+static inline void xen_pv_unlocking(struct qspinlock *lock)
+{
+	if (unlikely(this_cpu_read(xen_pv_unlock_sends) == lock))
+		xen_pv_unlock_send();
+}
 
 /* spinlock_pv.c */
 #ifdef CONFIG_PARAVIRT_SPINLOCKS
 extern bool xen_pv_spinlocks_on;
+__visible void xen_pv_spin_unlock(struct qspinlock *lock);
 void xen_pv_spinlock_init(void);
 int xen_pv_spinlock_cpu_up(unsigned int cpu);
 void xen_pv_spinlock_cpu_down(unsigned int cpu);
