@@ -213,14 +213,22 @@ void xen_pv_batch_end(void)
 /*
  * Struct pages say which page-table pages Xen holds (PG_pinned), once
  * they exist and the kernel's own tables are marked (pagetable_init).
- * Before that every table is taken to be Xen's.
+ * Before that, the mapping the entry is written through says: Xen lets
+ * no page it holds as a table be mapped writable, so a table mapped
+ * writable is not one yet (the boot's new tables, filled before they
+ * are made read-only and linked in) and is written directly.
  */
 static bool xen_pv_flags_ready __ro_after_init;
 
 static bool xen_pv_xens_table(const void *entry)
 {
-	return !READ_ONCE(xen_pv_flags_ready) ||
-	       PagePinned(virt_to_page(entry));
+	unsigned int level;
+	pte_t *pte;
+
+	if (READ_ONCE(xen_pv_flags_ready))
+		return PagePinned(virt_to_page(entry));
+	pte = lookup_address((unsigned long)entry, &level);
+	return !pte || !(native_pte_val(*pte) & _PAGE_RW);
 }
 
 /*
