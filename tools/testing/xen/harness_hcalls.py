@@ -124,7 +124,47 @@ def measure(name, out, serial, n):
                       f'{loaded.lost}); the counts are not whole')
     if not loaded.total() or not base.total():
         return None, f'{name}: a trace holds no hypercall of the domU'
-    return per_loop(base, loaded, n), None
+    fig = per_loop(base, loaded, n)
+    fig['boot'] = base.total()
+    return fig, None
+
+
+def debugfs_loop(log, n):
+    """Per-loop figures of the guest's own counters (debugfs
+    xen/multicall, printed before and after the loop), or None.
+    multicalls: all sent; mmu_calls and mmu_entries: mmu_update calls
+    inside multicalls and on their own, and their entries."""
+    text = read(log)
+    sides = {}
+    for when in ('before', 'after'):
+        vals = {}
+        for m in re.finditer(MARK + rf'forkloop {when} (\S+) (\d+)'
+                             r'(?: requests (\d+))?', text):
+            key, v, req = m.group(1), int(m.group(2)), m.group(3)
+            vals[key] = v
+            if req is not None:
+                vals[key + '/requests'] = int(req)
+        if 'mmu_update' not in vals or 'direct-mmu_update' not in vals:
+            return None
+        sides[when] = vals
+
+    def delta(key):
+        return sides['after'].get(key, 0) - sides['before'].get(key, 0)
+    multicalls = sum(delta(k) for k in sides['after']
+                     if k.startswith('multicalls-'))
+    calls = delta('mmu_update') + delta('direct-mmu_update')
+    entries = delta('mmu_update/requests') + \
+        delta('direct-mmu_update/requests')
+    return {'multicalls': multicalls / n, 'mmu_calls': calls / n,
+            'per_mmu': entries / calls if calls else 0.0,
+            'direct': (delta('direct-mmu_update') +
+                       delta('direct-mmuext_op') +
+                       delta('direct-update_va_mapping')) / n}
+
+
+def agree(a, b):
+    """Two per-loop counts agree: within 5%, or 2 calls when small."""
+    return abs(a - b) <= max(2.0, 0.05 * max(a, b))
 
 
 def judge_hcalls(s, out, serial):
@@ -138,6 +178,22 @@ def judge_hcalls(s, out, serial):
     ref_name = s.name.replace('-ours', '-ref')
     ref, _ = measure(ref_name, out, serial, s.forkloop)
     problems = []
+    log = os.path.join(out, 'console', f'guest-{s.name}-{s.forkloop}-a1.log')
+    dbg = debugfs_loop(log, s.forkloop)
+    if not dbg:
+        problems.append(f'no debugfs xen/multicall figures in {log}')
+    else:
+        text += (f'; debugfs: {dbg["multicalls"]:.1f} multicalls, '
+                 f'{dbg["direct"]:.1f} page-table hypercalls on their own, '
+                 f'mmu_update {dbg["mmu_calls"]:.1f} calls of '
+                 f'{dbg["per_mmu"]:.2f} entries')
+        xen_mc = fig['calls'].get(MULTICALL, 0.0)
+        if not agree(dbg['mmu_calls'], fig['mmu_calls']) or \
+           not agree(dbg['multicalls'], xen_mc):
+            problems.append('debugfs and xentrace disagree (mmu_update '
+                            f'{dbg["mmu_calls"]:.1f} against '
+                            f'{fig["mmu_calls"]:.1f}, multicalls '
+                            f'{dbg["multicalls"]:.1f} against {xen_mc:.1f})')
     if fig['per_mmu'] < 4:
         problems.append(f'{fig["per_mmu"]:.2f} entries per mmu_update '
                         '(wanted at least 4)')
@@ -147,6 +203,13 @@ def judge_hcalls(s, out, serial):
         if ratio > 0.5:
             problems.append(f'{ratio:.2f} of the reference\'s hypercalls '
                             '(wanted at most 0.5)')
+        # The N=0 boot, create to power-off: ours against the reference.
+        boot = fig['boot'] / ref['boot']
+        text += (f'; boot without the loop {fig["boot"]} hypercalls, '
+                 f'reference {ref["boot"]} ({boot:.2f})')
+        if boot > 1.0:
+            problems.append(f'the boot took {boot:.2f} of the reference\'s '
+                            'hypercalls (wanted at most 1.0)')
     else:
         text += f'; no {ref_name} in this run to compare with'
     if problems:
