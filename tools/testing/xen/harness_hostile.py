@@ -7,7 +7,8 @@ reference kernel's survey.
 import os
 import re
 
-from harness_common import domu_steps, failed_step, log, read, Result
+from harness_common import domu_steps, failed_step, guest_down, log, read, \
+    Result
 
 
 # Each hostile case (job/hostile.sh): its device, and the one line
@@ -95,6 +96,7 @@ def judge_bad(s, out, serial):
         last = steps.get('last')
         if last:
             bad += f' (grants and irqs at the end: {last})'
+        bad += guest_down(s, out, serial, [steps.get('domid')], console)
         return Result(s, False, f'{bad} (dom0 log: {serial})', console)
     text = read(console)
     for v, pat in lines.items():
