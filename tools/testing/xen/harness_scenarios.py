@@ -169,7 +169,9 @@ SCENARIOS = [
              timeout=300,
              doc='the same for our PV domU: at most half the reference\'s '
              'hypercalls per fork+exec+exit (run with hcalls-pv-ref), at '
-             'least 4 page-table entries per mmu_update'),
+             'least 4 page-table entries per mmu_update, the guest\'s '
+             'debugfs counters agreeing with xentrace, and the boot '
+             'without the loop at most the reference\'s'),
     Scenario('debian-pv-ours', 'pv', 'ours', dom0='ref', debian=True,
              timeout=600,
              doc='our kernel as PV domU boots the unmodified Debian image '
@@ -301,7 +303,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'pv-domu-ref', 'pvh-domu-ref', 'pv-domu-ours',
            'kunit-pv-ours', 'control-pv-ours', 'clock-pv-ours',
            'boot20-pv-ours', 'debian-pv-ours', 'blkfront-bad-pv-ours',
-           'netfront-bad-pv-ours']
+           'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours']
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP
