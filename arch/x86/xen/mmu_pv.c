@@ -24,9 +24,13 @@
  * process's PTE table whose lock is held) joins the batch too, and the
  * batch goes out before that lock is released (spinlock_pv.c), or
  * before anything else that must see it.  Until then nobody can look:
- * another CPU reads the entry only under the lock, this CPU does not
- * use the mapping while it holds it, and an entry the hardware does not
- * see yet only costs a fault that waits for the lock.
+ * every writer of a process's PTEs holds the table's lock, another CPU
+ * reads the entry only under it (or falls back to it), and an entry the
+ * hardware does not see yet only costs a fault that waits for it.  Code
+ * that uses a mapping it made under the lock loads its mm first
+ * (text_poke's temporary mm), and cr3 sends the batch.  Leaf writes into
+ * PMD tables (huge pages) would wait too and could be read back under
+ * the lock: there are none, a PV guest has no PSE.
  *
  * This file covers the kernel's own page tables (init_mm): the boot
  * handoff from the tables Xen built, entry updates, cr2/cr3 and TLB
@@ -165,7 +169,8 @@ static void xen_pv_drain(void)
  */
 void xen_pv_unlock_send(void)
 {
-	if (in_task())
+	/* Entries are queued in task context, and the lock is the task's. */
+	if (!WARN_ON_ONCE(!in_task()))
 		xen_pv_mcb_flush(XEN_MC_UNLOCK);
 }
 
@@ -248,7 +253,8 @@ static bool xen_pv_defer(const void *entry, u64 val)
 	    !PageTable(virt_to_page(entry)))
 		return false;
 	lock = &ptlock_ptr(virt_to_ptdesc(entry))->rlock.raw_lock;
-	if (!queued_spin_is_locked(lock))
+	/* Held (by this CPU: writers hold it), not merely waited for. */
+	if (!READ_ONCE(lock->locked))
 		return false;
 	cur = this_cpu_read(xen_pv_unlock_sends);
 	if (cur != lock) {
