@@ -98,10 +98,46 @@ static void xen_mc_report(const struct multicall_entry *e, unsigned int i)
 		       (long)e->result);
 }
 
+/*
+ * A batch of one page-table call goes as that call: the multicall around
+ * it would only add Xen's copying of the entry (a single fault's
+ * mapping, say).  Returns false for a call of another kind.
+ */
+static bool xen_mc_send_one(struct multicall_entry *e)
+{
+	unsigned int n = xen_mcb_requests_of(e);
+	enum xen_mc_direct kind;
+
+	switch (e->op) {
+	case __HYPERVISOR_mmu_update:
+		kind = XEN_MC_DIRECT_MMU;
+		e->result = HYPERVISOR_mmu_update((void *)e->args[0], n, NULL,
+						  e->args[3]);
+		break;
+	case __HYPERVISOR_mmuext_op:
+		kind = XEN_MC_DIRECT_EXT;
+		e->result = HYPERVISOR_mmuext_op((void *)e->args[0], n, NULL,
+						 e->args[3]);
+		break;
+	case __HYPERVISOR_update_va_mapping:
+		kind = XEN_MC_DIRECT_VA;
+		e->result = HYPERVISOR_update_va_mapping(e->args[0], e->args[1],
+							 e->args[2]);
+		break;
+	default:
+		return false;
+	}
+	xen_mc_count_direct(kind, n);
+	return true;
+}
+
 /**
  * xen_mcb_send() - send a batch as one multicall and empty it
  * @b: the batch, this CPU's own or one the caller owns
  * @why: the reason, for the counters
+ *
+ * A batch of a single page-table call is made as that hypercall instead
+ * (counted with those made on their own).
  *
  * Must run with preemption off when @b is per-CPU.
  *
@@ -115,6 +151,15 @@ int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
 
 	if (xen_mcb_empty(b))
 		return 0;
+	if (b->calls == 1 && xen_mc_send_one(&b->call[0])) {
+		rc = (long)b->call[0].result;
+		if (rc) {
+			st->failed++;
+			xen_mc_report(&b->call[0], 0);
+		}
+		xen_mcb_reset(b);
+		return rc;
+	}
 	/*
 	 * Counted before: Xen rewrites the arguments of a call it preempts
 	 * (the count of what is left, with a flag).

@@ -75,8 +75,40 @@ static void mc_full_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, (long)b->call[i].result, (long)version);
 }
 
+/*
+ * A batch of one page-table call is made as that hypercall: its result
+ * comes back in the entry and as the return value, a failure too.  (A
+ * PVH guest has no mmuext_op: both say so.)
+ */
+static void mc_one_test(struct kunit *test)
+{
+	struct xen_mcb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const unsigned int cmds[] = { MMUEXT_TLB_FLUSH_LOCAL, 0xffff };
+	struct mmuext_op *op;
+	unsigned int i;
+	int rc;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		xen_mcb_reset(b);
+		op = xen_mcb_mmuext(b, 1);
+		KUNIT_ASSERT_NOT_NULL(test, op);
+		op->cmd = cmds[i];
+		preempt_disable();
+		rc = xen_mcb_send(b, XEN_MC_SYNC);
+		preempt_enable();
+		KUNIT_EXPECT_EQ(test, (long)rc, (long)b->call[0].result);
+		KUNIT_EXPECT_TRUE(test, xen_mcb_empty(b));
+		if (cmds[i] == MMUEXT_TLB_FLUSH_LOCAL && xen_pv_domain())
+			KUNIT_EXPECT_EQ(test, rc, 0);
+		else
+			KUNIT_EXPECT_LT(test, rc, 0);
+	}
+}
+
 static struct kunit_case mc_cases[] = {
 	KUNIT_CASE(mc_send_test),
+	KUNIT_CASE(mc_one_test),
 	KUNIT_CASE(mc_full_test),
 	{}
 };
