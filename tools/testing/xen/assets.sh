@@ -79,7 +79,8 @@ fi
 
 # --- the guest initramfs -------------------------------------------------------
 bb=/bin/busybox
-gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c") |
+gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c" \
+	   "$here/bench/microbench.c") |
 	  sha256sum | cut -c1-16)
 if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	echo "assets: making guest.cpio.gz"
@@ -90,6 +91,8 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	install -m 0755 "$here/rootfs/guest-init" "$tmp/init"
 	# The xenstore benchmark, static: the initramfs has no C library.
 	gcc -static -O2 -Wall -pthread -o "$tmp/bin/xsbench" "$here/bench/xsbench.c"
+	# The microbenchmarks (system call, fork, exec, mmap, faults, pipe).
+	gcc -static -O2 -Wall -o "$tmp/bin/microbench" "$here/bench/microbench.c"
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"

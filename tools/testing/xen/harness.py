@@ -36,6 +36,7 @@ import harness_kunit
 from harness_common import GUEST_TYPE, HERE, MARK, log, read
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
+from harness_micro import micro_summary
 from harness_scenarios import DEFAULT, SCENARIOS
 
 
@@ -143,6 +144,8 @@ def main():
     for r in results:
         print(f'{"PASS" if r.ok else "FAIL"} {r.scen.name}: {r.why} '
               f'(log: {r.logfile})')
+    for line in micro_summary(results):
+        print(line)
     rates = {r.scen.name: r.metric for r in results if r.metric}
     if 'xsbench-pvh-ours' in rates and 'xsbench-pvh-ref' in rates:
         print(f'harness: xenstore reads/s, ours/ref: '

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Which judge a scenario goes to; the judges of native boots and of
 dom0 itself.  The families' judges are in harness_busybox,
-harness_debian, harness_bench, harness_hostile and harness_kunit.
+harness_debian, harness_bench, harness_hostile, harness_kunit and
+harness_micro.
 """
 
 import os
@@ -16,6 +17,7 @@ from harness_debian import judge_debian
 from harness_hcalls import judge_hcalls
 from harness_hostile import judge_bad, judge_conflood
 from harness_kunit import judge_kunit
+from harness_micro import judge_micro
 
 
 def judge_native(scen, d, in_time=True, secs=0, cut=False):
@@ -42,6 +44,8 @@ def judge_native(scen, d, in_time=True, secs=0, cut=False):
                       f'power off within {scen.timeout} s', serial)
     if scen.kunit:
         return judge_kunit(scen, serial, serial, os.path.join(d, 'kunit'))
+    if scen.micro:
+        return judge_micro(scen, Result(scen, True, '', serial), d)
     return Result(scen, True, f'init at {f.get("uptime")} s uptime, '
                   f'cpus={f.get("cpus")}', serial)
 
@@ -67,6 +71,9 @@ def judge_domu(s, out, serial):
     if s.xsbench:
         res = judge_domu_boot(s, out, serial)
         return judge_xsbench(s, res, out, serial) if res.ok else res
+    if s.micro:
+        res = judge_domu_boot(s, out, serial)
+        return judge_micro(s, res, out) if res.ok else res
     if s.kunit:
         res = judge_domu_boot(s, out, serial)
         if not res.ok:

@@ -36,6 +36,7 @@ class Scenario:
     conflood: bool = False      # dom0 floods the console's event channel
     cases: str = ''             # (blkbad/netbad) only these devices' cases
     forkloop: int = 0           # (pv) xentrace a boot with and without N fork+exec+exit
+    micro: bool = False         # run the microbenchmarks (pvops.micro=1)
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     doc: str = ''
@@ -172,6 +173,20 @@ SCENARIOS = [
              'least 4 page-table entries per mmu_update, the guest\'s '
              'debugfs counters agreeing with xentrace, and the boot '
              'without the loop at most the reference\'s'),
+    Scenario('micro-pv-ref', 'pv', 'ref', dom0='ref', micro=True,
+             cmdline='pvops.micro=1', timeout=300,
+             doc='the microbenchmarks (bench/microbench.c: null system '
+             'call, fork+exit, fork+exec+exit, 8 KiB mmap+touch+munmap, '
+             'first-touch faults over 16 MiB, pipe round trip), on CPU 0 '
+             'of the reference as a PV domU'),
+    Scenario('micro-pv-ours', 'pv', 'ours', dom0='ref', micro=True,
+             cmdline='pvops.micro=1', timeout=300,
+             doc='the same on ours: each median at most the reference\'s '
+             '(run with micro-pv-ref, in the same Xen boot)'),
+    Scenario('micro-native-ours', 'native', 'ours', micro=True,
+             cmdline='pvops.micro=1', timeout=300,
+             doc='the same natively, for the cost of running as a PV domU '
+             '(with micro-pv-ours, the harness prints PV/native)'),
     Scenario('debian-pv-ours', 'pv', 'ours', dom0='ref', debian=True,
              timeout=600,
              doc='our kernel as PV domU boots the unmodified Debian image '

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The microbenchmarks (bench/microbench.c, pvops.micro=1): what a null
+system call, fork, exec, an mmap, a page fault and a pipe round trip
+cost a busybox guest, natively or as a domU.  Each line gives the median
+round's nanoseconds per operation and the fastest and slowest round.
+"""
+
+import os
+import re
+
+from harness_common import MARK, read, Result
+
+MICRO_RE = re.compile(MARK + r'micro name=(\S+) ns=([\d.]+) min=([\d.]+) '
+                      r'max=([\d.]+)')
+BENCHES = ['null_syscall', 'fork_exit', 'fork_exec_exit', 'mmap_8k',
+           'fault_16m', 'pipe_round_trip']
+
+
+def parse_micro(text):
+    """{bench: (median, fastest, slowest)} of a finished run, or None."""
+    if MARK + 'micro done' not in text:
+        return None
+    figs = {m.group(1): tuple(float(m.group(i)) for i in (2, 3, 4))
+            for m in MICRO_RE.finditer(text)}
+    return figs if all(b in figs for b in BENCHES) else None
+
+
+def judge_micro(s, res, out):
+    """A booted guest ran every benchmark; ours as a domU is held, bench
+    by bench, against the reference's medians of the same Xen boot."""
+    figs = parse_micro(read(res.logfile))
+    if not figs:
+        return Result(s, False, 'the microbenchmarks did not all finish '
+                      '(no "micro done" line, or a benchmark missing)',
+                      res.logfile)
+    text = ', '.join(f'{b} {figs[b][0]:.0f} ns' for b in BENCHES)
+    problems = []
+    if s.role != 'native' and s.kernel == 'ours':
+        ref_log = os.path.join(out, 'console', 'guest-'
+                               f'{s.name.replace("-ours", "-ref")}-a1.log')
+        ref = parse_micro(read(ref_log))
+        if ref:
+            ratios = {b: figs[b][0] / ref[b][0] for b in BENCHES}
+            text += '; ours/reference ' + ', '.join(
+                f'{b} {ratios[b]:.2f}' for b in BENCHES)
+            problems = [b for b in BENCHES if ratios[b] > 1.0]
+        else:
+            text += '; no reference run in this boot to compare with'
+    r = Result(s, not problems, text + (f': slower than the reference: '
+                                        f'{", ".join(problems)}'
+                                        if problems else ''), res.logfile)
+    r.micro = figs
+    return r
+
+
+def micro_summary(results):
+    """Lines for the end of a run: ours/reference as a PV domU, and each
+    PV figure over the same kernel's native one (the paper's Xen/native)."""
+    figs = {r.scen.name: r.micro for r in results
+            if getattr(r, 'micro', None)}
+    lines = []
+    for role in ('pv', 'pvh'):
+        ours, ref = figs.get(f'micro-{role}-ours'), figs.get(f'micro-{role}-ref')
+        if ours and ref:
+            lines.append(f'harness: microbenchmarks as a {role.upper()} domU, '
+                         'ours/ref (median ns): ' + ', '.join(
+                             f'{b} {ours[b][0]:.0f}/{ref[b][0]:.0f} = '
+                             f'{ours[b][0] / ref[b][0]:.2f}' for b in BENCHES))
+        native = figs.get('micro-native-ours')
+        if ours and native:
+            lines.append(f'harness: ours as a {role.upper()} domU over ours '
+                         'native: ' + ', '.join(
+                             f'{b} {ours[b][0] / native[b][0]:.2f}'
+                             for b in BENCHES))
+    return lines
