@@ -280,9 +280,8 @@ static void xen_pv_set_ldt(const void *addr, unsigned int entries)
 		.arg1.linear_addr = entries ? (unsigned long)addr : 0,
 		.arg2.nr_ents = entries,
 	};
-	int rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	int rc = xen_mc_mmuext_op(&op, 1);
 
-	xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
 	if (rc)
 		xen_pv_fatal("xen: LDT %p (%u) refused: %d\n", addr, entries, rc);
 }

@@ -131,11 +131,11 @@ static void xen_pv_enter_mmap(struct mm_struct *mm)
  * runs on it, kernel threads on other CPUs may borrow it): every CPU
  * that has it moves to the kernel's own (all CPUs are asked: with only
  * those of mm_cpumask(), the exit of a 60 s sleep once found its user
- * L4 still in use), and the tables are unpinned,
- * to be freed as ordinary pages (Xen would refuse a writable mapping of
- * a table still in some vCPU's cr3).
+ * L4 still in use), and the tables are unpinned, to be freed as
+ * ordinary pages (Xen would refuse a writable mapping of a table still
+ * in some vCPU's cr3).  A CPU that has the mm moves to init_mm through
+ * switch_mm(), so that the TLB code knows.
  */
-/* Move this CPU to init_mm if it has @mm, telling the TLB code. */
 static void xen_pv_drop_mm(void *info)
 {
 	struct mm_struct *mm = info;

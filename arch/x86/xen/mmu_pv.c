@@ -164,8 +164,8 @@ static void xen_pv_drain(void)
 /**
  * xen_pv_unlock_send() - send the batch before a page-table lock goes
  *
- * Called by the spinlock unlock (xen_pv_unlocking()) when the lock is
- * the one entries were queued under.
+ * Called by the spinlock unlock (spinlock_pv.c) when the lock is the
+ * one entries were queued under.
  */
 void xen_pv_unlock_send(void)
 {
@@ -308,8 +308,7 @@ static void xen_pv_update(void *entry, u64 val, bool leaf)
 	preempt_enable();
 	one.ptr = ptr;
 	one.val = val;
-	rc = HYPERVISOR_mmu_update(&one, 1, NULL, DOMID_SELF);
-	xen_mc_count_direct(XEN_MC_DIRECT_MMU, 1);
+	rc = xen_mc_mmu_update(&one, 1);
 	if (rc)
 		xen_pv_mmu_failed("mmu_update", ptr, val, rc);
 }
@@ -336,8 +335,7 @@ static void xen_pv_va_mapping(unsigned long va, u64 val)
 	}
 	xen_pv_drain();
 	preempt_enable();
-	rc = HYPERVISOR_update_va_mapping(va, val, UVMF_INVLPG);
-	xen_mc_count_direct(XEN_MC_DIRECT_VA, 1);
+	rc = xen_mc_va_mapping(va, val, UVMF_INVLPG);
 	if (rc)
 		xen_pv_mmu_failed("update_va_mapping", va, val, rc);
 }
@@ -441,8 +439,7 @@ void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2)
 	op->arg1.mfn = arg1;
 	op->arg2.nr_ents = arg2;
 	if (op == &one) {
-		rc = HYPERVISOR_mmuext_op(op, 1, NULL, DOMID_SELF);
-		xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
+		rc = xen_mc_mmuext_op(op, 1);
 		if (rc)
 			xen_pv_mmu_failed("mmuext_op", cmd, arg1, rc);
 	}
@@ -512,8 +509,7 @@ static void xen_pv_tlb_op(unsigned int cmd, unsigned long addr)
 	int rc;
 
 	xen_pv_sync();
-	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
-	xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
+	rc = xen_mc_mmuext_op(&op, 1);
 	if (rc)
 		xen_pv_mmu_failed("TLB flush", cmd, addr, rc);
 }
@@ -549,8 +545,7 @@ static void xen_pv_flush_tlb_multi(const struct cpumask *cpus,
 		op.cmd = MMUEXT_TLB_FLUSH_MULTI;
 	}
 	xen_pv_sync();
-	rc = HYPERVISOR_mmuext_op(&op, 1, NULL, DOMID_SELF);
-	xen_mc_count_direct(XEN_MC_DIRECT_EXT, 1);
+	rc = xen_mc_mmuext_op(&op, 1);
 	if (rc)
 		xen_pv_mmu_failed("flush", op.cmd, 0, rc);
 }

@@ -98,37 +98,77 @@ static void xen_mc_report(const struct multicall_entry *e, unsigned int i)
 		       (long)e->result);
 }
 
+static void xen_mc_count_direct(enum xen_mc_direct kind, unsigned int requests)
+{
+	this_cpu_inc(xen_mc_stats.direct[kind]);
+	this_cpu_add(xen_mc_stats.direct_requests[kind], requests);
+}
+
+/**
+ * xen_mc_mmu_update() - mmu_update on its own, counted
+ * @req: the requests
+ * @n: how many
+ *
+ * Any context: the counters are this CPU's, added to in one instruction.
+ *
+ * Return: Xen's answer.
+ */
+int xen_mc_mmu_update(const struct mmu_update *req, unsigned int n)
+{
+	xen_mc_count_direct(XEN_MC_DIRECT_MMU, n);
+	return HYPERVISOR_mmu_update(req, n, NULL, DOMID_SELF);
+}
+
+/**
+ * xen_mc_mmuext_op() - mmuext_op on its own, counted
+ * @op: the operations
+ * @n: how many
+ *
+ * Return: Xen's answer.
+ */
+int xen_mc_mmuext_op(const struct mmuext_op *op, unsigned int n)
+{
+	xen_mc_count_direct(XEN_MC_DIRECT_EXT, n);
+	return HYPERVISOR_mmuext_op(op, n, NULL, DOMID_SELF);
+}
+
+/**
+ * xen_mc_va_mapping() - update_va_mapping on its own, counted
+ * @va: the address
+ * @val: its new entry
+ * @flags: UVMF_*
+ *
+ * Return: Xen's answer.
+ */
+int xen_mc_va_mapping(unsigned long va, u64 val, unsigned long flags)
+{
+	xen_mc_count_direct(XEN_MC_DIRECT_VA, 1);
+	return HYPERVISOR_update_va_mapping(va, val, flags);
+}
+
 /*
  * A batch of one page-table call goes as that call: the multicall around
  * it would only add Xen's copying of the entry (a single fault's
- * mapping, say).  Returns false for a call of another kind.
+ * mapping, say).  The batch's calls are all for this domain.  Returns
+ * false for a call of another kind.
  */
 static bool xen_mc_send_one(struct multicall_entry *e)
 {
 	unsigned int n = xen_mcb_requests_of(e);
-	enum xen_mc_direct kind;
 
 	switch (e->op) {
 	case __HYPERVISOR_mmu_update:
-		kind = XEN_MC_DIRECT_MMU;
-		e->result = HYPERVISOR_mmu_update((void *)e->args[0], n, NULL,
-						  e->args[3]);
-		break;
+		e->result = xen_mc_mmu_update((void *)e->args[0], n);
+		return true;
 	case __HYPERVISOR_mmuext_op:
-		kind = XEN_MC_DIRECT_EXT;
-		e->result = HYPERVISOR_mmuext_op((void *)e->args[0], n, NULL,
-						 e->args[3]);
-		break;
+		e->result = xen_mc_mmuext_op((void *)e->args[0], n);
+		return true;
 	case __HYPERVISOR_update_va_mapping:
-		kind = XEN_MC_DIRECT_VA;
-		e->result = HYPERVISOR_update_va_mapping(e->args[0], e->args[1],
-							 e->args[2]);
-		break;
-	default:
-		return false;
+		e->result = xen_mc_va_mapping(e->args[0], e->args[1],
+					      e->args[2]);
+		return true;
 	}
-	xen_mc_count_direct(kind, n);
-	return true;
+	return false;
 }
 
 /**
@@ -180,19 +220,6 @@ int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
 		pr_err("xen: multicall of %u calls refused: %d\n", b->calls, rc);
 	xen_mcb_reset(b);
 	return rc ?: first;
-}
-
-/**
- * xen_mc_count_direct() - count a page-table hypercall not in a multicall
- * @kind: which hypercall
- * @requests: how many requests it carried (1 for update_va_mapping)
- *
- * Any context: the counters are this CPU's, added to in one instruction.
- */
-void xen_mc_count_direct(enum xen_mc_direct kind, unsigned int requests)
-{
-	this_cpu_inc(xen_mc_stats.direct[kind]);
-	this_cpu_add(xen_mc_stats.direct_requests[kind], requests);
 }
 
 static int xen_mc_show(struct seq_file *m, void *unused)

@@ -26,7 +26,8 @@ enum xen_mc_reason {
 };
 
 /**
- * enum xen_mc_direct - page-table hypercalls made on their own
+ * enum xen_mc_direct - page-table hypercalls made on their own (through
+ *	xen_mc_mmu_update() and friends, which count them)
  * @XEN_MC_DIRECT_MMU: mmu_update
  * @XEN_MC_DIRECT_EXT: mmuext_op (TLB flushes, cr3, pins)
  * @XEN_MC_DIRECT_VA: update_va_mapping
@@ -40,6 +41,8 @@ enum xen_mc_direct {
 };
 
 int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why);
-void xen_mc_count_direct(enum xen_mc_direct kind, unsigned int requests);
+int xen_mc_mmu_update(const struct mmu_update *req, unsigned int n);
+int xen_mc_mmuext_op(const struct mmuext_op *op, unsigned int n);
+int xen_mc_va_mapping(unsigned long va, u64 val, unsigned long flags);
 
 #endif /* _XEN_MULTICALL_H */

@@ -71,7 +71,7 @@ static int xen_pv_cpu_prepare(unsigned int cpu)
 
 	per_cpu(xen_vcpu_id, cpu) = cpu;
 	rc = xen_vcpu_setup(cpu) ?: xen_cpu_events_up(cpu);
-	if (!rc && xen_pv_spinlocks_on)
+	if (!rc)
 		xen_pv_spinlock_cpu_up(cpu);	/* without, it spins */
 	return rc;
 }
@@ -95,8 +95,7 @@ static void __init xen_pv_smp_prepare_cpus(unsigned int max_cpus)
 	smp_prepare_cpus_common();
 	if (xen_setup_ipis(0))
 		xen_pv_fatal("xen: no IPIs for the boot CPU\n");
-	if (xen_pv_spinlocks_on)
-		xen_pv_spinlock_cpu_up(0);
+	xen_pv_spinlock_cpu_up(0);
 	rc = cpuhp_setup_state_nocalls(CPUHP_XEN_PREPARE, "x86/xen/pv:prepare",
 				       xen_pv_cpu_prepare, xen_pv_cpu_dead);
 	if (rc)

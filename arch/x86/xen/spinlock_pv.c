@@ -83,7 +83,8 @@ static void xen_pv_lock_kick(int cpu)
  */
 __visible void xen_pv_spin_unlock(struct qspinlock *lock)
 {
-	xen_pv_unlocking(lock);
+	if (unlikely(this_cpu_read(xen_pv_unlock_sends) == lock))
+		xen_pv_unlock_send();
 	__raw_callee_save___pv_queued_spin_unlock(lock);
 }
 
@@ -93,7 +94,8 @@ __PV_CALLEE_SAVE_REGS_THUNK(xen_pv_spin_unlock, ".spinlock.text");
  * xen_pv_spinlock_cpu_up() - bind a CPU's kick port
  * @cpu: the CPU, before it starts (or the boot CPU)
  *
- * Until it has one, the CPU's waits spin.
+ * Until it has one, the CPU's waits spin; without PV spinlocks
+ * (nopvspin) there is nothing to bind.
  *
  * Return: 0 or a negative errno.
  */
@@ -101,7 +103,7 @@ int xen_pv_spinlock_cpu_up(unsigned int cpu)
 {
 	int irq;
 
-	if (per_cpu(xen_pv_kick_irq, cpu) > 0)
+	if (!xen_pv_spinlocks_on || per_cpu(xen_pv_kick_irq, cpu) > 0)
 		return 0;
 	irq = bind_ipi_to_irqhandler(XEN_SPIN_UNLOCK_VECTOR, cpu,
 				     xen_pv_kick_interrupt,

@@ -5,7 +5,6 @@
 #ifndef _ARCH_X86_XEN_XEN_OPS_H
 #define _ARCH_X86_XEN_XEN_OPS_H
 
-#include <linux/compiler.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -82,18 +81,9 @@ void xen_pv_set_va_rw(unsigned long va, bool rw);
 void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2);
 void xen_pv_batch_begin(void);
 void xen_pv_batch_end(void);
+/* The lock whose unlock must call xen_pv_unlock_send() first. */
 void xen_pv_unlock_send(void);
 DECLARE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
-
-/*
- * Before @lock is released: send the PTE writes queued under it, if
- * there are (mmu_pv.c).
- */
-static inline void xen_pv_unlocking(struct qspinlock *lock)
-{
-	if (unlikely(this_cpu_read(xen_pv_unlock_sends) == lock))
-		xen_pv_unlock_send();
-}
 
 /* spinlock_pv.c */
 #ifdef CONFIG_PARAVIRT_SPINLOCKS

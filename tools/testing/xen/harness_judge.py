@@ -45,7 +45,7 @@ def judge_native(scen, d, in_time=True, secs=0, cut=False):
     if scen.kunit:
         return judge_kunit(scen, serial, serial, os.path.join(d, 'kunit'))
     if scen.micro:
-        return judge_micro(scen, Result(scen, True, '', serial), d)
+        return judge_micro(scen, serial, d)
     return Result(scen, True, f'init at {f.get("uptime")} s uptime, '
                   f'cpus={f.get("cpus")}', serial)
 
@@ -73,7 +73,7 @@ def judge_domu(s, out, serial):
         return judge_xsbench(s, res, out, serial) if res.ok else res
     if s.micro:
         res = judge_domu_boot(s, out, serial)
-        return judge_micro(s, res, out) if res.ok else res
+        return judge_micro(s, res.logfile, out) if res.ok else res
     if s.kunit:
         res = judge_domu_boot(s, out, serial)
         if not res.ok:

@@ -25,14 +25,15 @@ def parse_micro(text):
     return figs if all(b in figs for b in BENCHES) else None
 
 
-def judge_micro(s, res, out):
-    """A booted guest ran every benchmark; ours as a domU is held, bench
-    by bench, against the reference's medians of the same Xen boot."""
-    figs = parse_micro(read(res.logfile))
+def judge_micro(s, logfile, out):
+    """A booted guest ran every benchmark (its lines in @logfile); ours as
+    a domU is held, bench by bench, against the reference's medians of
+    the same Xen boot (@out: dom0's output directory)."""
+    figs = parse_micro(read(logfile))
     if not figs:
         return Result(s, False, 'the microbenchmarks did not all finish '
                       '(no "micro done" line, or a benchmark missing)',
-                      res.logfile)
+                      logfile)
     text = ', '.join(f'{b} {figs[b][0]:.0f} ns' for b in BENCHES)
     problems = []
     if s.role != 'native' and s.kernel == 'ours':
@@ -48,7 +49,7 @@ def judge_micro(s, res, out):
             text += '; no reference run in this boot to compare with'
     r = Result(s, not problems, text + (f': slower than the reference: '
                                         f'{", ".join(problems)}'
-                                        if problems else ''), res.logfile)
+                                        if problems else ''), logfile)
     r.micro = figs
     return r
 
