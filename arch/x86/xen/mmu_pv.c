@@ -205,6 +205,19 @@ void xen_pv_batch_begin(void)
 }
 
 /**
+ * xen_pv_batch_send() - send what is queued so far, and stay in the batch
+ *
+ * For a caller that must know Xen has done the requests before it goes
+ * on: pinning, before it lets go of the tables' locks.
+ */
+void xen_pv_batch_send(void)
+{
+	preempt_disable();
+	xen_pv_mcb_flush(XEN_MC_SYNC);
+	preempt_enable();
+}
+
+/**
  * xen_pv_batch_end() - send what xen_pv_batch_begin() queued
  */
 void xen_pv_batch_end(void)
@@ -482,8 +495,10 @@ static void xen_pv_write_cr3(unsigned long cr3)
 	if (cr3 != __pa_symbol(init_top_pgt)) {
 		pgd_t *pgd = __va(cr3 & PAGE_MASK);
 
-		if (WARN_ON_ONCE(!PagePinned(virt_to_page(pgd))))
-			xen_pv_pin_pgd(pgd);
+		/* enter_mmap pinned it; Xen would refuse it as it is. */
+		if (unlikely(!PagePinned(virt_to_page(pgd))))
+			xen_pv_fatal("xen: cr3 %#lx: a pgd that is not pinned\n",
+				     cr3);
 		user = xen_pv_user_pgd(pgd);
 	}
 	this_cpu_write(xen_pv_cr3, cr3);

@@ -41,6 +41,7 @@ static inline void xen_smp_ipi_init(void)
 
 #ifdef CONFIG_XEN_PV
 struct desc_ptr;
+struct mm_struct;
 struct qspinlock;
 struct start_info;
 struct task_struct;
@@ -81,6 +82,7 @@ void xen_pv_set_va_rw(unsigned long va, bool rw);
 void xen_pv_mmuext(unsigned int cmd, unsigned long arg1, unsigned long arg2);
 void xen_pv_batch_begin(void);
 void xen_pv_batch_end(void);
+void xen_pv_batch_send(void);
 /* The lock whose unlock must call xen_pv_unlock_send() first. */
 void xen_pv_unlock_send(void);
 DECLARE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
@@ -116,7 +118,7 @@ void xen_pv_end_context_switch(struct task_struct *next);
 /* mmu_pin_pv.c: the L4 slots of user space, the lower half. */
 #define XEN_PV_USER_PGDS	(PTRS_PER_PGD / 2)
 pgd_t *xen_pv_user_pgd(const pgd_t *pgd);
-void xen_pv_pin_pgd(pgd_t *pgd);
+void xen_pv_pin_mm(struct mm_struct *mm);
 void xen_pv_init_pin_ops(void);
 
 /* traps_pv.c, smp_pv.c, entry_pv.S */
