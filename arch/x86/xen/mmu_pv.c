@@ -35,7 +35,8 @@
  * This file covers the kernel's own page tables (init_mm): the boot
  * handoff from the tables Xen built, entry updates, cr2/cr3 and TLB
  * flushes.  Page tables of user processes are pinned when they are
- * given to a CPU (mmu_pin_pv.c).
+ * given to a CPU, each PTE table under its lock (mmu_pin_pv.c).  The
+ * pfn <-> mfn conversion of every entry is inline (p2m.h).
  */
 #include <linux/cpumask.h>
 #include <linux/init.h>
@@ -58,6 +59,7 @@
 #include <xen/xen.h>
 
 #include "multicall.h"
+#include "p2m.h"
 #include "xen-ops.h"
 
 /* What is open on this CPU: nothing, a lazy MMU section or a context switch. */
@@ -90,9 +92,10 @@ static u64 xen_pv_to_machine(u64 val)
 	pfn = (val & PTE_PFN_MASK) >> PAGE_SHIFT;
 	if (pfn & XEN_FOREIGN_PFN_BIT)
 		return val & ~((u64)XEN_FOREIGN_PFN_BIT << PAGE_SHIFT);
-	mfn = pfn_to_mfn(pfn);
+	mfn = __xen_p2m_entry(pfn);
 	if (unlikely(mfn == INVALID_P2M_ENTRY))
 		return 0;	/* nothing behind the pfn: map nothing */
+	mfn &= ~IDENTITY_FRAME_BIT;
 	return (val & ~PTE_PFN_MASK) | ((u64)mfn << PAGE_SHIFT);
 }
 
@@ -102,7 +105,7 @@ static u64 xen_pv_from_machine(u64 val)
 
 	if (!(val & _PAGE_PRESENT))
 		return val;
-	pfn = mfn_to_pfn((val & PTE_PFN_MASK) >> PAGE_SHIFT);
+	pfn = __xen_m2p_entry((val & PTE_PFN_MASK) >> PAGE_SHIFT);
 	if (unlikely(pfn == INVALID_P2M_ENTRY))
 		return val | ((u64)XEN_FOREIGN_PFN_BIT << PAGE_SHIFT);
 	return (val & ~PTE_PFN_MASK) | ((u64)pfn << PAGE_SHIFT);
@@ -126,7 +129,10 @@ PV_CALLEE_SAVE_REGS_THUNK(xen_pv_make_entry);
 /* The machine address of a page-table entry (in the direct map or the image). */
 static u64 xen_pv_entry_maddr(const void *entry)
 {
-	return phys_to_machine(__pa(entry));
+	phys_addr_t pa = __pa(entry);
+
+	return ((u64)(__xen_p2m_entry(PHYS_PFN(pa)) & ~IDENTITY_FRAME_BIT) <<
+		PAGE_SHIFT) | offset_in_page(pa);
 }
 
 static void xen_pv_mmu_failed(const char *what, u64 where, u64 val, int rc)

@@ -18,15 +18,15 @@
 #include <asm/xen/interface.h>
 #include <asm/xen/page.h>
 
-#include "p2m_tree.h"
+#include "p2m.h"
 #include "xen-ops.h"
 
 /* The builder's array, until xen_p2m_build(). */
-static const unsigned long *xen_p2m_flat __ro_after_init;
-static unsigned long xen_p2m_flat_size __ro_after_init;
+const unsigned long *xen_p2m_flat __ro_after_init;
+unsigned long xen_p2m_flat_size __ro_after_init;
 
-static struct xen_p2m xen_p2m;
-static bool xen_p2m_ready __ro_after_init;
+struct xen_p2m xen_p2m;
+bool xen_p2m_ready __ro_after_init;
 
 /**
  * xen_p2m_entry() - the P2M entry of a pfn
@@ -37,11 +37,7 @@ static bool xen_p2m_ready __ro_after_init;
  */
 unsigned long xen_p2m_entry(unsigned long pfn)
 {
-	if (likely(xen_p2m_ready))
-		return xen_p2m_lookup(&xen_p2m, pfn);
-	if (pfn < xen_p2m_flat_size)
-		return xen_p2m_flat[pfn];
-	return INVALID_P2M_ENTRY;
+	return __xen_p2m_entry(pfn);
 }
 EXPORT_SYMBOL_GPL(xen_p2m_entry);
 
@@ -57,21 +53,23 @@ EXPORT_SYMBOL_GPL(xen_p2m_entry);
  */
 unsigned long xen_m2p_entry(unsigned long mfn)
 {
-	const unsigned long *m2p = (const unsigned long *)MACH2PHYS_VIRT_START;
-	unsigned long pfn, back;
+	return __xen_m2p_entry(mfn);
+}
+EXPORT_SYMBOL_GPL(xen_m2p_entry);
 
-	if (mfn >= (MACH2PHYS_VIRT_END - MACH2PHYS_VIRT_START) / sizeof(*m2p) ||
-	    copy_from_kernel_nofault(&pfn, &m2p[mfn], sizeof(pfn)))
-		pfn = INVALID_P2M_ENTRY;
-	back = pfn == INVALID_P2M_ENTRY ? INVALID_P2M_ENTRY : xen_p2m_entry(pfn);
-	if (back == mfn)
-		return pfn;
-	/* An I/O frame of dom0 is its own pfn. */
-	if (xen_p2m_entry(mfn) == IDENTITY_FRAME(mfn))
+/**
+ * xen_m2p_other() - the pfn of a frame the M2P gives no confirmed pfn for
+ * @mfn: the machine frame
+ *
+ * Return: @mfn for an I/O frame of dom0 (an identity entry: its own
+ * pfn), else INVALID_P2M_ENTRY.
+ */
+unsigned long xen_m2p_other(unsigned long mfn)
+{
+	if (__xen_p2m_entry(mfn) == IDENTITY_FRAME(mfn))
 		return mfn;
 	return INVALID_P2M_ENTRY;
 }
-EXPORT_SYMBOL_GPL(xen_m2p_entry);
 
 /**
  * xen_p2m_init_flat() - look pfns up in the domain builder's array

@@ -13,21 +13,6 @@
 
 static_assert(XEN_P2M_FANOUT * sizeof(unsigned long) == PAGE_SIZE);
 
-static unsigned int p2m_root_index(unsigned long pfn)
-{
-	return pfn / XEN_P2M_MID_PFNS;
-}
-
-static unsigned int p2m_mid_index(unsigned long pfn)
-{
-	return (pfn / XEN_P2M_LEAF_PFNS) % XEN_P2M_FANOUT;
-}
-
-static unsigned int p2m_leaf_index(unsigned long pfn)
-{
-	return pfn % XEN_P2M_LEAF_PFNS;
-}
-
 static bool p2m_shared_leaf(const struct xen_p2m *p2m, const unsigned long *leaf)
 {
 	return leaf == p2m->missing_leaf || leaf == p2m->identity_leaf;
@@ -118,26 +103,6 @@ void xen_p2m_destroy(struct xen_p2m *p2m)
 	p2m->free(p2m->ctx, p2m->missing_mid);
 	p2m->free(p2m->ctx, p2m->identity_leaf);
 	p2m->free(p2m->ctx, p2m->missing_leaf);
-}
-
-/**
- * xen_p2m_lookup() - the machine frame behind a pfn
- * @p2m: the tree
- * @pfn: the page frame
- *
- * Return: the mfn; @pfn | XEN_P2M_IDENTITY for an identity entry;
- * XEN_P2M_MISSING for none (and for any pfn past the limit).
- */
-unsigned long xen_p2m_lookup(const struct xen_p2m *p2m, unsigned long pfn)
-{
-	const unsigned long *leaf;
-
-	if (pfn >= READ_ONCE(p2m->limit))
-		return XEN_P2M_MISSING;
-	leaf = READ_ONCE(READ_ONCE(p2m->root[p2m_root_index(pfn)])[p2m_mid_index(pfn)]);
-	if (leaf == p2m->identity_leaf)
-		return pfn | XEN_P2M_IDENTITY;
-	return READ_ONCE(leaf[p2m_leaf_index(pfn)]);
 }
 
 /* The mid page that holds @pfn's leaf, made the tree's own if shared. */
