@@ -43,7 +43,19 @@ DEFINE_PER_CPU(u32, xen_vcpu_id);
 EXPORT_PER_CPU_SYMBOL_GPL(xen_vcpu_id);
 
 /* Aligned to 64 bytes, so a vcpu_info never crosses a page. */
-static DEFINE_PER_CPU_ALIGNED(struct vcpu_info, xen_vcpu_info);
+DEFINE_PER_CPU_ALIGNED(struct vcpu_info, xen_vcpu_info);
+
+/**
+ * xen_vcpu_info_placed() - is a CPU's vcpu_info its per-CPU xen_vcpu_info?
+ * @cpu: the CPU
+ *
+ * Return: true once xen_vcpu_setup() had Xen register it there; false
+ * while the vCPU uses its slot in the shared info page.
+ */
+bool xen_vcpu_info_placed(unsigned int cpu)
+{
+	return per_cpu(xen_vcpu, cpu) == per_cpu_ptr(&xen_vcpu_info, cpu);
+}
 
 /**
  * xen_vcpu_setup() - give a CPU its own vcpu_info
@@ -65,7 +77,7 @@ int xen_vcpu_setup(unsigned int cpu)
 	u32 vcpu = xen_vcpu_nr(cpu);
 	int rc;
 
-	if (per_cpu(xen_vcpu, cpu) == mine)
+	if (xen_vcpu_info_placed(cpu))
 		return 0;
 
 	BUILD_BUG_ON(sizeof(struct vcpu_info) > SMP_CACHE_BYTES ||

@@ -152,15 +152,17 @@ static unsigned long xen_pv_tsc_khz(void)
 
 /*
  * Interrupts: the generic IDT setup (its gates mean nothing to Xen
- * beyond the exceptions), the boot CPU's own vcpu_info, then the event
- * channel core, which the event callback needs before events are
- * unmasked.
+ * beyond the exceptions), the boot CPU's own vcpu_info and the
+ * interrupt-flag ops that go with it, then the event channel core,
+ * which the event callback needs before events are unmasked.
  */
 static void __init xen_pv_intr_init(void)
 {
 	native_init_IRQ();
 	if (xen_vcpu_setup(0))
 		xen_pv_fatal("xen: the boot CPU has no vcpu_info\n");
+	if (xen_vcpu_info_placed(0))
+		xen_pv_init_irq_ops_direct();
 	xen_init_IRQ();
 }
 

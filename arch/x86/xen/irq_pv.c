@@ -11,7 +11,11 @@
  *
  * These are paravirt ops of the callee-save kind: the generic code
  * calls them where it would have a single instruction, with every
- * register but rax live.  The thunks save what C clobbers.
+ * register but rax live.  The C ones here, behind thunks that save
+ * what C clobbers, reach the vcpu_info through the xen_vcpu pointer,
+ * wherever it is; they serve the boot until Xen has the boot CPU's
+ * vcpu_info in per-CPU memory.  From then on the ones of ops_pv.S do
+ * the same in a few instructions on that memory.
  */
 #include <linux/compiler.h>
 #include <linux/init.h>
@@ -30,11 +34,17 @@
 
 #include "xen-ops.h"
 
+/* Are the ops of ops_pv.S installed? */
+bool xen_pv_irq_direct __ro_after_init;
+
 /* A trip into Xen, for the delivery of what is pending. */
-static noinstr void xen_pv_deliver_pending(void)
+__visible noinstr void xen_pv_deliver_pending(void)
 {
 	HYPERVISOR_xen_version(XENVER_version, NULL);
 }
+
+/* For xen_pv_irq_enable_direct() (ops_pv.S), which keeps every register. */
+__PV_CALLEE_SAVE_REGS_THUNK(xen_pv_deliver_pending, ".noinstr.text");
 
 __visible noinstr unsigned long xen_pv_save_fl(void)
 {
@@ -103,4 +113,21 @@ void __init xen_pv_init_irq_ops(void)
 	pv_ops.irq.irq_enable = __PV_IS_CALLEE_SAVE(__raw_callee_save_xen_pv_irq_enable);
 	pv_ops.irq.safe_halt = xen_pv_safe_halt;
 	pv_ops.irq.halt = xen_pv_halt;
+}
+
+/**
+ * xen_pv_init_irq_ops_direct() - the interrupt flag and cr2 in assembly
+ *
+ * Once the boot CPU's vcpu_info is its per-CPU xen_vcpu_info, and
+ * before the paravirt calls are patched: the ops of ops_pv.S reach it
+ * with one %gs-relative access.  Every other CPU must then have its
+ * vcpu_info placed too before it runs (xen_pv_cpu_prepare()).
+ */
+void __init xen_pv_init_irq_ops_direct(void)
+{
+	pv_ops.irq.save_fl = __PV_IS_CALLEE_SAVE(xen_pv_save_fl_direct);
+	pv_ops.irq.irq_disable = __PV_IS_CALLEE_SAVE(xen_pv_irq_disable_direct);
+	pv_ops.irq.irq_enable = __PV_IS_CALLEE_SAVE(xen_pv_irq_enable_direct);
+	pv_ops.mmu.read_cr2 = __PV_IS_CALLEE_SAVE(xen_pv_read_cr2_direct);
+	xen_pv_irq_direct = true;
 }

@@ -64,13 +64,23 @@ static void __init xen_pv_parse_smp_cfg(void)
 	smp_found_config = 1;
 }
 
-/* What Xen needs of a CPU before it starts: vcpu_info, timer, IPIs. */
+/*
+ * What Xen needs of a CPU before it starts: vcpu_info, timer, IPIs.
+ * With the interrupt-flag ops of ops_pv.S, which read the per-CPU
+ * vcpu_info, a CPU whose vcpu_info Xen would not move there stays down.
+ */
 static int xen_pv_cpu_prepare(unsigned int cpu)
 {
 	int rc;
 
 	per_cpu(xen_vcpu_id, cpu) = cpu;
-	rc = xen_vcpu_setup(cpu) ?: xen_cpu_events_up(cpu);
+	rc = xen_vcpu_setup(cpu);
+	if (!rc && xen_pv_irq_direct && !xen_vcpu_info_placed(cpu)) {
+		pr_err("xen: CPU %u stays down: its vcpu_info is not per CPU\n",
+		       cpu);
+		rc = -ENODEV;
+	}
+	rc = rc ?: xen_cpu_events_up(cpu);
 	if (!rc)
 		xen_pv_spinlock_cpu_up(cpu);	/* without, it spins */
 	return rc;

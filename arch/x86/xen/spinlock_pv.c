@@ -80,6 +80,9 @@ static void xen_pv_lock_kick(int cpu)
 /*
  * The unlock: the PV slow path's own (which wakes a waiter that went to
  * sleep on the lock), after any PTE writes queued under @lock went out.
+ * xen_pv_spin_unlock_direct() (ops_pv.S) comes here only for a lock
+ * with PTE writes queued under it, and goes straight to the slow
+ * path's unlock for any other.
  */
 __visible void xen_pv_spin_unlock(struct qspinlock *lock)
 {
@@ -145,7 +148,8 @@ void __init xen_pv_spinlock_init(void)
 	}
 	__pv_init_lock_hash();
 	pv_ops.lock.queued_spin_lock_slowpath = __pv_queued_spin_lock_slowpath;
-	pv_ops.lock.queued_spin_unlock = PV_CALLEE_SAVE(xen_pv_spin_unlock);
+	pv_ops.lock.queued_spin_unlock =
+		__PV_IS_CALLEE_SAVE(xen_pv_spin_unlock_direct);
 	pv_ops.lock.wait = xen_pv_lock_wait;
 	pv_ops.lock.kick = xen_pv_lock_kick;
 	/* The queued lock, not the test-and-set one guests get by default. */

@@ -12,6 +12,10 @@
 #include <asm/pgtable_types.h>
 #include <asm/xen/interface.h>
 
+/* Each CPU's vcpu_info, once xen_vcpu_setup() had Xen put it there. */
+DECLARE_PER_CPU_ALIGNED(struct vcpu_info, xen_vcpu_info);
+bool xen_vcpu_info_placed(unsigned int cpu);
+
 void xen_init_time_ops(void);
 void xen_reboot_init(void);
 int xen_setup_timer(unsigned int cpu);
@@ -74,6 +78,14 @@ __visible void xen_pv_irq_enable(void);
 __visible u64 xen_pv_entry_val(u64 val);
 __visible u64 xen_pv_make_entry(u64 val);
 __visible unsigned long xen_pv_read_cr2(void);
+/* ops_pv.S: the same on the per-CPU vcpu_info */
+__visible unsigned long xen_pv_save_fl_direct(void);
+__visible void xen_pv_irq_disable_direct(void);
+__visible void xen_pv_irq_enable_direct(void);
+__visible unsigned long xen_pv_read_cr2_direct(void);
+__visible void xen_pv_deliver_pending(void);
+void xen_pv_init_irq_ops_direct(void);
+extern bool xen_pv_irq_direct;
 void xen_pv_init_irq_ops(void);
 void xen_pv_init_cpu_ops(void);
 void xen_pv_init_mmu_ops(void);
@@ -91,6 +103,7 @@ DECLARE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
 #ifdef CONFIG_PARAVIRT_SPINLOCKS
 extern bool xen_pv_spinlocks_on;
 __visible void xen_pv_spin_unlock(struct qspinlock *lock);
+__visible void xen_pv_spin_unlock_direct(struct qspinlock *lock);
 void xen_pv_spinlock_init(void);
 int xen_pv_spinlock_cpu_up(unsigned int cpu);
 void xen_pv_spinlock_cpu_down(unsigned int cpu);
