@@ -7,7 +7,8 @@ import os
 import re
 import statistics
 
-from harness_common import MARK, guest_down, parse_fields, read, Result
+from harness_common import (
+    MARK, guest_down, parse_fields, read, Result, without_msr_notices)
 from harness_debian import (
     DEBIAN_IO_PAIR_STEPS, DEBIAN_PAIR_STEPS, debian_boot, fio_rate)
 
@@ -64,15 +65,19 @@ T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
        2.048, 2.045, 2.042, 2.040)
 
 
-def ratio_interval(ratios):
+def ratio_interval(ratios, lower_better=False):
     """The mean of the pairs' ours/ref ratios with its 95% interval, and
     what that interval tells: ours ahead, behind, or not told apart
-    (below 1 and above 1 both inside it); one pair gives no interval."""
+    (below 1 and above 1 both inside it); one pair gives no interval.
+    A ratio of rates is ahead above 1, one of times (@lower_better)
+    below."""
     if len(ratios) < 2:
         return 'one pair: no interval'
     m = statistics.mean(ratios)
     h = T95[len(ratios) - 2] * statistics.stdev(ratios) / len(ratios) ** 0.5
-    verdict = ('ours ahead' if m - h > 1 else 'ours behind' if m + h < 1
+    above, below = ('ours behind', 'ours ahead') if lower_better else \
+        ('ours ahead', 'ours behind')
+    verdict = (above if m - h > 1 else below if m + h < 1
                else 'not told apart')
     return f'{m:.2f} +- {h:.2f} (95%), {verdict}'
 
@@ -114,7 +119,7 @@ def judge_pairs(s, out, serial):
             console, steps, bad = debian_boot(text, out, f'{s.name}-{kern}-a{k}',
                                               wanted)
             oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
-                             read(console))
+                             without_msr_notices(read(console)))
             figs = pair_figures(s, steps, console) if not bad else None
             if bad:
                 fail = (f'pair {k}, {kern}: {bad} (dom0 log: {serial}; '

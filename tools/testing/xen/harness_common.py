@@ -127,6 +127,18 @@ def guest_down(s, out, serial, ids, console):
     return triple_fault(s, out, serial, ids) + guest_oops(console)
 
 
+# The kernel's notice that a guarded MSR access faulted: it goes on with
+# the access read as 0.  The reference as a PV domU prints one at boot,
+# with a call trace, for an AMD MSR that Xen does not give it.  Not an
+# oops: left out where a judge looks for one.
+MSR_NOTICE_RE = re.compile(r'unchecked MSR access error.*?</TASK>', re.S)
+
+
+def without_msr_notices(text):
+    """@text less the kernel's unchecked MSR access notices."""
+    return MSR_NOTICE_RE.sub('', text)
+
+
 def guest_oops(console):
     """guest_down()'s second half: the console's oops or panic line."""
     text = read(console)

@@ -17,7 +17,7 @@ from harness_debian import judge_debian
 from harness_hcalls import judge_hcalls
 from harness_hostile import judge_bad, judge_conflood
 from harness_kunit import judge_kunit
-from harness_micro import judge_micro
+from harness_micro import judge_micro, judge_micro_pairs
 
 
 def judge_native(scen, d, in_time=True, secs=0, cut=False):
@@ -58,6 +58,8 @@ def judge_domu(s, out, serial):
         return judge_hcalls(s, out, serial)
     if s.blkbad or s.netbad:
         return judge_bad(s, out, serial)
+    if s.micro and s.pairs:
+        return judge_micro_pairs(s, out, serial)
     if s.debian and s.pairs:
         return judge_pairs(s, out, serial)
     if s.debian:

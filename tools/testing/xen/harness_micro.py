@@ -7,7 +7,9 @@ round's nanoseconds per operation and the fastest and slowest round.
 
 import os
 import re
+import statistics
 
+from harness_bench import ratio_interval
 from harness_common import MARK, read, Result
 
 MICRO_RE = re.compile(MARK + r'micro name=(\S+) ns=([\d.]+) min=([\d.]+) '
@@ -51,6 +53,45 @@ def judge_micro(s, logfile, out):
                                         f'{", ".join(problems)}'
                                         if problems else ''), logfile)
     r.micro = figs
+    return r
+
+
+def judge_micro_pairs(s, out, serial):
+    """@s.pairs pairs of domUs, one on each kernel, ours first in odd
+    pairs (job/busybox.sh run_micro_pairs): each benchmark's ours/ref
+    ratio of every pair, their mean with its 95% interval.  It passes
+    when every domU finished and each mean ratio is at most 1.0."""
+    ratios = {b: [] for b in BENCHES}
+    medians = {('ours', b): [] for b in BENCHES}
+    medians.update({('ref', b): [] for b in BENCHES})
+    for k in range(1, s.pairs + 1):
+        figs = {}
+        for kern in ('ours', 'ref') if k % 2 else ('ref', 'ours'):
+            log = os.path.join(out, 'console',
+                               f'guest-{s.name}-{kern}-p{k}-a1.log')
+            figs[kern] = parse_micro(read(log))
+            if not figs[kern]:
+                return Result(s, False, f'pair {k}, {kern}: the '
+                              'microbenchmarks did not all finish (dom0 '
+                              f'log: {serial}; guest: {log})', log)
+        for b in BENCHES:
+            ratios[b].append(figs['ours'][b][0] / figs['ref'][b][0])
+            for kern in ('ours', 'ref'):
+                medians[kern, b].append(figs[kern][b][0])
+    words, problems = [], []
+    for b in BENCHES:
+        m = statistics.mean(ratios[b])
+        if m > 1.0:
+            problems.append(b)
+        words.append(f'{b} ours {statistics.median(medians["ours", b]):.0f} '
+                     f'ref {statistics.median(medians["ref", b]):.0f} ns '
+                     '(median of the pairs), ratio of each pair '
+                     f'{", ".join(f"{x:.2f}" for x in ratios[b])}, their '
+                     f'mean {ratio_interval(ratios[b], lower_better=True)}')
+    r = Result(s, not problems, f'{s.pairs} pairs: ' + '; '.join(words) +
+               (f': slower than the reference: {", ".join(problems)}'
+                if problems else ''), serial)
+    r.micro_pairs = {b: statistics.mean(ratios[b]) for b in BENCHES}
     return r
 
 

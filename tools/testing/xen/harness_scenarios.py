@@ -29,7 +29,7 @@ class Scenario:
     net: bool = True            # (debian) with the vif, and ping it
     io: bool = False            # (debian) disk checks and fio instead
     netio: bool = False         # (debian) ping, iperf3, vif detach/attach
-    pairs: int = 0              # (netio, io) the benchmark only, N pairs of ours and ref
+    pairs: int = 0              # (netio, io, micro) N pairs of ours and ref
     blkbad: bool = False        # fake disks whose backend says nonsense
     netbad: bool = False        # fake vifs whose backend says nonsense
     survey: bool = False        # (blkbad/netbad) report what it survives
@@ -177,12 +177,21 @@ SCENARIOS = [
              cmdline='pvops.micro=1', timeout=300,
              doc='the microbenchmarks (bench/microbench.c: null system '
              'call, fork+exit, fork+exec+exit, 8 KiB mmap+touch+munmap, '
-             'first-touch faults over 16 MiB, pipe round trip), on CPU 0 '
-             'of the reference as a PV domU'),
+             'first-touch faults over 16 MiB, pipe round trip) in the '
+             'reference as a PV domU of one vCPU, alone on CPU 1 (dom0 '
+             'has CPU 0)'),
     Scenario('micro-pv-ours', 'pv', 'ours', dom0='ref', micro=True,
              cmdline='pvops.micro=1', timeout=300,
              doc='the same on ours: each median at most the reference\'s '
              '(run with micro-pv-ref, in the same Xen boot)'),
+    Scenario('micro-pairs-pv', 'pv', 'ours', dom0='ref', micro=True,
+             pairs=8, cmdline='pvops.micro=1', timeout=300,
+             doc='the microbenchmarks, for ratios that noise cannot settle '
+             'with one run each: 8 pairs of PV domUs in one Xen boot, one '
+             'on our kernel and one on the reference (ours first, then ref '
+             'first, and so on); prints each benchmark\'s ratio of every '
+             'pair and their mean with its 95% interval, and fails if a '
+             'mean is above 1.0'),
     Scenario('micro-native-ours', 'native', 'ours', micro=True,
              cmdline='pvops.micro=1', timeout=300,
              doc='the same natively, for the cost of running as a PV domU '
@@ -239,6 +248,16 @@ SCENARIOS = [
              'debian-io on a fresh 256 MiB file; prints every kernel\'s '
              'mean and spread and the ours/ref ratio of each pair and of '
              'the means'),
+    Scenario('iperf-pairs-pv', 'pv', 'ours', dom0='ref', debian=True,
+             netio=True, pairs=4, timeout=600,
+             doc='iperf-pairs-pvh with both kernels as PV domUs: 4 pairs '
+             'of Debian domUs in one Xen boot, ours first, then ref '
+             'first, and so on; prints the ours/ref ratio of each pair '
+             'and of the means'),
+    Scenario('fio-pairs-pv', 'pv', 'ours', dom0='ref', debian=True,
+             net=False, io=True, pairs=4, timeout=600,
+             cmdline='pvops.bench=1',
+             doc='fio-pairs-pvh with both kernels as PV domUs'),
     Scenario('debian-io-pvh-ours', 'pvh', 'ours', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='Debian on our kernel: 256 MiB written and read back with '

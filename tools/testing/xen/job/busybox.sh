@@ -153,6 +153,28 @@ run_repeat() {
 	say "domu $rname repeat ok=$rcount of=$rcount"
 }
 
+# run_micro_pairs NAME TIMEOUT COUNT: COUNT pairs of busybox domUs that
+# run the microbenchmarks, one on each kernel (cfg files NAME-ours.cfg
+# and NAME-ref.cfg), ours first in odd pairs and the reference first in
+# even ones, as run_pairs does for the Debian benches: both kernels meet
+# the same slow and fast spells of the emulator.  The first domU that
+# does not finish ends it.
+run_micro_pairs() {
+	mname=$1 mtmo=$2 mcount=$3 mk=1
+	while [ $mk -le "$mcount" ]; do
+		morder="ours ref"
+		[ $((mk % 2)) = 0 ] && morder="ref ours"
+		for mkern in $morder; do
+			if ! run_domu "$mname-$mkern-p$mk" "$mname-$mkern.cfg" "$mtmo" 0; then
+				say "domu $mname pairs failed_at=$mk kernel=$mkern"
+				return 1
+			fi
+		done
+		mk=$((mk + 1))
+	done
+	say "domu $mname pairs done=$mcount"
+}
+
 # run_control NAME CFG TIMEOUT: drive a domU that waits for the toolstack
 # (pvops.control=1): take a vCPU down and up, reboot it, shut it down.
 # Each step prints ok or failed; the first failure ends the run.
