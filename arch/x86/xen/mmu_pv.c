@@ -257,18 +257,23 @@ static bool xen_pv_xens_table(const void *entry)
 
 /*
  * May this entry write wait in the batch until its table's lock is
- * released?  Only a new mapping (none to present) in a process's PTE
- * table (a page of type table: the kernel's have none) whose lock is
- * held, in task context.  Records the lock; entries under another lock
- * send the batch first.  Preemption off.
+ * released?  Only a new read-only mapping (none to present) in a
+ * process's PTE table (a page of type table: the kernel's have none)
+ * whose lock is held, in task context.  Read-only: fault-around maps
+ * up to 16 pages of a file that way, one write each, which is what
+ * waiting batches; a writable new mapping is a write fault's single
+ * page (anonymous memory, a private copy), which gains nothing from
+ * waiting and would go out through the unlock instead of at once.
+ * Records the lock; entries under another lock send the batch first.
+ * Preemption off.
  */
 static bool xen_pv_defer(const void *entry, u64 val)
 {
 #ifdef CONFIG_SPLIT_PTE_PTLOCKS
 	struct qspinlock *lock, *cur;
 
-	if (!xen_pv_spinlocks_on || !(val & _PAGE_PRESENT) ||
-	    READ_ONCE(*(const u64 *)entry) || !in_task() ||
+	if (!xen_pv_spinlocks_on || (val & (_PAGE_PRESENT | _PAGE_RW)) !=
+	    _PAGE_PRESENT || READ_ONCE(*(const u64 *)entry) || !in_task() ||
 	    !PageTable(virt_to_page(entry)))
 		return false;
 	lock = &ptlock_ptr(virt_to_ptdesc(entry))->rlock.raw_lock;
