@@ -34,9 +34,6 @@
 
 #include "xen-ops.h"
 
-/* Are the ops of ops_pv.S installed? */
-bool xen_pv_irq_direct __ro_after_init;
-
 /* A trip into Xen, for the delivery of what is pending. */
 __visible noinstr void xen_pv_deliver_pending(void)
 {
@@ -129,5 +126,4 @@ void __init xen_pv_init_irq_ops_direct(void)
 	pv_ops.irq.irq_disable = __PV_IS_CALLEE_SAVE(xen_pv_irq_disable_direct);
 	pv_ops.irq.irq_enable = __PV_IS_CALLEE_SAVE(xen_pv_irq_enable_direct);
 	pv_ops.mmu.read_cr2 = __PV_IS_CALLEE_SAVE(xen_pv_read_cr2_direct);
-	xen_pv_irq_direct = true;
 }

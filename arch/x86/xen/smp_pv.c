@@ -66,8 +66,9 @@ static void __init xen_pv_parse_smp_cfg(void)
 
 /*
  * What Xen needs of a CPU before it starts: vcpu_info, timer, IPIs.
- * With the interrupt-flag ops of ops_pv.S, which read the per-CPU
- * vcpu_info, a CPU whose vcpu_info Xen would not move there stays down.
+ * The interrupt-flag ops of ops_pv.S, which read the per-CPU vcpu_info,
+ * are in use when the boot CPU's is there (xen_pv_intr_init()): then a
+ * CPU whose vcpu_info Xen would not move there stays down.
  */
 static int xen_pv_cpu_prepare(unsigned int cpu)
 {
@@ -75,7 +76,7 @@ static int xen_pv_cpu_prepare(unsigned int cpu)
 
 	per_cpu(xen_vcpu_id, cpu) = cpu;
 	rc = xen_vcpu_setup(cpu);
-	if (!rc && xen_pv_irq_direct && !xen_vcpu_info_placed(cpu)) {
+	if (!rc && xen_vcpu_info_placed(0) && !xen_vcpu_info_placed(cpu)) {
 		pr_err("xen: CPU %u stays down: its vcpu_info is not per CPU\n",
 		       cpu);
 		rc = -ENODEV;

@@ -80,14 +80,13 @@ static void xen_pv_lock_kick(int cpu)
 /*
  * The unlock: the PV slow path's own (which wakes a waiter that went to
  * sleep on the lock), after any PTE writes queued under @lock went out.
- * xen_pv_spin_unlock_direct() (ops_pv.S) comes here only for a lock
- * with PTE writes queued under it, and goes straight to the slow
- * path's unlock for any other.
+ * Only xen_pv_spin_unlock_direct() (ops_pv.S) comes here, and only for
+ * the lock PTE writes are queued under; for any other it goes straight
+ * to the slow path's unlock.
  */
 __visible void xen_pv_spin_unlock(struct qspinlock *lock)
 {
-	if (unlikely(this_cpu_read(xen_pv_unlock_sends) == lock))
-		xen_pv_unlock_send();
+	xen_pv_unlock_send();
 	__raw_callee_save___pv_queued_spin_unlock(lock);
 }
 

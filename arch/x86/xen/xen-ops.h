@@ -85,7 +85,6 @@ __visible void xen_pv_irq_enable_direct(void);
 __visible unsigned long xen_pv_read_cr2_direct(void);
 __visible void xen_pv_deliver_pending(void);
 void xen_pv_init_irq_ops_direct(void);
-extern bool xen_pv_irq_direct;
 void xen_pv_init_irq_ops(void);
 void xen_pv_init_cpu_ops(void);
 void xen_pv_init_mmu_ops(void);

@@ -49,6 +49,12 @@ on_crash = "destroy"
 '''
 
 
+def alone_on_cpu1(cfg):
+    """A domU config of DOMU_CFG's given one vCPU, pinned to CPU 1: dom0
+    has CPU 0 (dom0_vcpus_pin), so nothing else runs there."""
+    return cfg.replace('vcpus = 2\n', 'vcpus = 1\ncpus = "1"\n')
+
+
 def make_job(jobdir, kernels, assets, domus):
     for sub in ('cfg', 'kernels', 'out'):
         os.makedirs(os.path.join(jobdir, sub), exist_ok=True)
@@ -119,19 +125,18 @@ def make_job(jobdir, kernels, assets, domus):
                 cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
                                       cmdline=f'{s.cmdline} pvops.forkloop='
                                       f'{loops}', on_reboot='destroy')
-                cfg = cfg.replace('vcpus = 2\n', 'vcpus = 1\ncpus = "1"\n')
+                cfg = alone_on_cpu1(cfg)
                 with open(os.path.join(jobdir, 'cfg',
                                        f'{s.name}-{loops}.cfg'), 'w') as f:
                     f.write(cfg)
             script.append(f'run_hcalls {s.name} {s.timeout} {s.forkloop}\n')
             continue
         if s.micro:
-            # One vCPU, alone on CPU 1 (dom0 has CPU 0): the benchmark
-            # runs on its guest's CPU 0 anyway, and shares no CPU.
+            # The benchmark runs on its guest's CPU 0 anyway.
             for k in (('ours', 'ref') if s.pairs else (s.kernel,)):
                 cfg = DOMU_CFG.format(type=s.role, kernel=k,
                                       cmdline=s.cmdline, on_reboot='destroy')
-                cfg = cfg.replace('vcpus = 2\n', 'vcpus = 1\ncpus = "1"\n')
+                cfg = alone_on_cpu1(cfg)
                 with open(os.path.join(jobdir, 'cfg', f'{s.name}-{k}.cfg'
                                        if s.pairs else s.name + '.cfg'),
                           'w') as f:
