@@ -73,5 +73,17 @@ SYM_FUNC_START(xen_pv_spin_unlock_direct)
 	jmp	__raw_callee_save___pv_queued_spin_unlock
 1:	jmp	__raw_callee_save_xen_pv_spin_unlock
 SYM_FUNC_END(xen_pv_spin_unlock_direct)
+
+/*
+ * The same on a guest of one CPU, where nobody sleeps on a lock: the
+ * native unlock, the store of a zero locked byte (a release on x86).
+ */
+SYM_FUNC_START(xen_pv_spin_unlock_one_cpu)
+	cmpq	%rdi, PER_CPU_VAR(xen_pv_unlock_sends)
+	je	1f
+	movb	$0, (%rdi)
+	RET
+1:	jmp	__raw_callee_save_xen_pv_spin_unlock
+SYM_FUNC_END(xen_pv_spin_unlock_one_cpu)
 .popsection
 #endif

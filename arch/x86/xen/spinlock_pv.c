@@ -12,8 +12,12 @@
  *
  * The unlock is ours too: before a page-table lock is released, the PTE
  * writes queued under it go to Xen (mmu_pv.c), so that whoever takes the
- * lock next sees them.  With nopvspin none of this is installed: locks
- * spin, and PTE writes are not queued under them.
+ * lock next sees them.  A guest of one possible CPU has nobody to wait
+ * for a lock its CPU holds (an interrupt handler spinning on a lock it
+ * interrupted would wait for ever, on any kernel): it keeps the native
+ * lock and the unlock's single store, with the check for queued writes
+ * beside it.  With nopvspin none of this is installed: locks spin, and
+ * PTE writes are not queued under them.
  */
 #include <linux/cpumask.h>
 #include <linux/init.h>
@@ -29,8 +33,10 @@
 
 #include "xen-ops.h"
 
-/* Are the PV spinlock operations installed? */
+/* Is our unlock installed (may PTE writes wait for an unlock)? */
 bool xen_pv_spinlocks_on __ro_after_init;
+/* Do waiters sleep, and unlocks wake them (more than one CPU)? */
+static bool xen_pv_lock_sleeps __ro_after_init;
 
 /* Each CPU's kick port, as an irq (0: none bound). */
 static DEFINE_PER_CPU(int, xen_pv_kick_irq);
@@ -79,15 +85,18 @@ static void xen_pv_lock_kick(int cpu)
 
 /*
  * The unlock: the PV slow path's own (which wakes a waiter that went to
- * sleep on the lock), after any PTE writes queued under @lock went out.
- * Only xen_pv_spin_unlock_direct() (ops_pv.S) comes here, and only for
- * the lock PTE writes are queued under; for any other it goes straight
- * to the slow path's unlock.
+ * sleep on the lock), or the native one on a single CPU, after any PTE
+ * writes queued under @lock went out.  Only the unlocks of ops_pv.S
+ * come here, and only for the lock PTE writes are queued under; any
+ * other they release themselves.
  */
 __visible void xen_pv_spin_unlock(struct qspinlock *lock)
 {
 	xen_pv_unlock_send();
-	__raw_callee_save___pv_queued_spin_unlock(lock);
+	if (xen_pv_lock_sleeps)
+		__raw_callee_save___pv_queued_spin_unlock(lock);
+	else
+		native_queued_spin_unlock(lock);
 }
 
 __PV_CALLEE_SAVE_REGS_THUNK(xen_pv_spin_unlock, ".spinlock.text");
@@ -96,8 +105,8 @@ __PV_CALLEE_SAVE_REGS_THUNK(xen_pv_spin_unlock, ".spinlock.text");
  * xen_pv_spinlock_cpu_up() - bind a CPU's kick port
  * @cpu: the CPU, before it starts (or the boot CPU)
  *
- * Until it has one, the CPU's waits spin; without PV spinlocks
- * (nopvspin) there is nothing to bind.
+ * Until it has one, the CPU's waits spin; where waiters do not sleep
+ * (nopvspin, one CPU) there is nothing to bind.
  *
  * Return: 0 or a negative errno.
  */
@@ -105,7 +114,7 @@ int xen_pv_spinlock_cpu_up(unsigned int cpu)
 {
 	int irq;
 
-	if (!xen_pv_spinlocks_on || per_cpu(xen_pv_kick_irq, cpu) > 0)
+	if (!xen_pv_lock_sleeps || per_cpu(xen_pv_kick_irq, cpu) > 0)
 		return 0;
 	irq = bind_ipi_to_irqhandler(XEN_SPIN_UNLOCK_VECTOR, cpu,
 				     xen_pv_kick_interrupt,
@@ -145,13 +154,19 @@ void __init xen_pv_spinlock_init(void)
 		pr_info("xen: spinlocks spin (nopvspin)\n");
 		return;
 	}
+	/* The queued lock, not the test-and-set one guests get by default. */
+	static_branch_disable(&virt_spin_lock_key);
+	xen_pv_spinlocks_on = true;
+	if (num_possible_cpus() == 1) {
+		pv_ops.lock.queued_spin_unlock =
+			__PV_IS_CALLEE_SAVE(xen_pv_spin_unlock_one_cpu);
+		return;
+	}
 	__pv_init_lock_hash();
 	pv_ops.lock.queued_spin_lock_slowpath = __pv_queued_spin_lock_slowpath;
 	pv_ops.lock.queued_spin_unlock =
 		__PV_IS_CALLEE_SAVE(xen_pv_spin_unlock_direct);
 	pv_ops.lock.wait = xen_pv_lock_wait;
 	pv_ops.lock.kick = xen_pv_lock_kick;
-	/* The queued lock, not the test-and-set one guests get by default. */
-	static_branch_disable(&virt_spin_lock_key);
-	xen_pv_spinlocks_on = true;
+	xen_pv_lock_sleeps = true;
 }

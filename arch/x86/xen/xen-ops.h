@@ -103,6 +103,7 @@ DECLARE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
 extern bool xen_pv_spinlocks_on;
 __visible void xen_pv_spin_unlock(struct qspinlock *lock);
 __visible void xen_pv_spin_unlock_direct(struct qspinlock *lock);
+__visible void xen_pv_spin_unlock_one_cpu(struct qspinlock *lock);
 void xen_pv_spinlock_init(void);
 int xen_pv_spinlock_cpu_up(unsigned int cpu);
 void xen_pv_spinlock_cpu_down(unsigned int cpu);
