@@ -312,7 +312,7 @@ asmlinkage __visible void __init __noreturn xen_start_kernel(struct start_info *
 
 	xen_start_flags = si->flags;
 	xen_domain_type = XEN_PV_DOMAIN;
-	xen_p2m_init_flat((const unsigned long *)si->mfn_list, si->nr_pages);
+	xen_p2m_init_flat((unsigned long *)si->mfn_list, si->nr_pages);
 	xen_pv_boot_console_init(si, __START_KERNEL_map);
 	/* early_printk() (a failed early exception says why) goes to the ring too. */
 	early_console = &xenboot_console;

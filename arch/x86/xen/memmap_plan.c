@@ -21,13 +21,22 @@ static bool memmap_ram_pfns(const struct e820_entry *e, unsigned long *start,
 	return *start < *end;
 }
 
-/*
- * The next run of non-RAM pfns below @limit at or after @pfn, as
- * [*start, *end); false when there is none.
+/**
+ * xen_memmap_next_hole() - the next run of pfns a memory map has no RAM at
+ * @map: the map, sorted, no overlaps
+ * @nr: its entries
+ * @pfn: where to start looking
+ * @limit: the pfn to look below
+ * @start: the run's first pfn
+ * @end: the pfn after it
+ *
+ * A pfn the map's RAM covers only in part is not RAM.
+ *
+ * Return: true with the run in [*@start, *@end), false when there is none.
  */
-static bool memmap_next_hole(const struct e820_entry *map, unsigned int nr,
-			     unsigned long pfn, unsigned long limit,
-			     unsigned long *start, unsigned long *end)
+bool xen_memmap_next_hole(const struct e820_entry *map, unsigned int nr,
+			  unsigned long pfn, unsigned long limit,
+			  unsigned long *start, unsigned long *end)
 {
 	unsigned long s, e;
 	unsigned int i;
@@ -104,7 +113,7 @@ int xen_memmap_plan(const struct e820_entry *map, unsigned int nr,
 
 	/* RAM above the populated pfns is where frames move to. */
 	ram = nr_pages;
-	while (memmap_next_hole(map, nr, hole, nr_pages, &hs, &he)) {
+	while (xen_memmap_next_hole(map, nr, hole, nr_pages, &hs, &he)) {
 		plan->in_holes += he - hs;
 		for (hole = hs; hole < he; hole += n) {
 			if (plan->nr_moves == XEN_MEMMAP_MOVES ||
@@ -122,4 +131,71 @@ int xen_memmap_plan(const struct e820_entry *map, unsigned int nr,
 	}
 	plan->populated = nr_pages - plan->released;
 	return 0;
+}
+
+/**
+ * xen_memmap_dest() - where the frame of a hole pfn moves
+ * @plan: the plan
+ * @pfn: a pfn
+ *
+ * Return: the RAM pfn @pfn's frame moves to, or XEN_MEMMAP_NONE when it
+ * moves nowhere (a pfn not in a hole, or one whose frame is released).
+ */
+unsigned long xen_memmap_dest(const struct xen_memmap_plan *plan,
+			      unsigned long pfn)
+{
+	const struct xen_memmap_move *m;
+	unsigned int i;
+
+	for (i = 0, m = plan->move; i < plan->nr_moves; i++, m++)
+		if (pfn - m->from < m->count)
+			return m->to + (pfn - m->from);
+	return XEN_MEMMAP_NONE;
+}
+
+/**
+ * xen_memmap_source() - whose frame a pfn holds once the plan is carried out
+ * @plan: the plan
+ * @pfn: a pfn
+ *
+ * Return: the pfn the domain builder gave the frame to: @pfn itself, or
+ * the hole pfn a move takes it from; XEN_MEMMAP_NONE for a hole pfn
+ * whose frame moved away.  A released pfn is its own source: whoever
+ * carries out the plan marks its entry.
+ */
+unsigned long xen_memmap_source(const struct xen_memmap_plan *plan,
+				unsigned long pfn)
+{
+	const struct xen_memmap_move *m;
+	unsigned int i;
+
+	for (i = 0, m = plan->move; i < plan->nr_moves; i++, m++) {
+		if (pfn - m->to < m->count)
+			return m->from + (pfn - m->to);
+		if (pfn - m->from < m->count)
+			return XEN_MEMMAP_NONE;
+	}
+	return pfn;
+}
+
+/**
+ * xen_memmap_filled() - the end of the pfns that hold frames
+ * @plan: the plan
+ * @nr_pages: the pfns Xen populated, as given to xen_memmap_plan()
+ *
+ * Moves fill RAM above @nr_pages from its start, without gaps but the
+ * map's own.
+ *
+ * Return: the pfn after the last one that holds a frame once the plan
+ * is carried out.
+ */
+unsigned long xen_memmap_filled(const struct xen_memmap_plan *plan,
+				unsigned long nr_pages)
+{
+	unsigned long end = nr_pages;
+	unsigned int i;
+
+	for (i = 0; i < plan->nr_moves; i++)
+		end = max(end, plan->move[i].to + plan->move[i].count);
+	return end;
 }

@@ -13,7 +13,10 @@
  * balloon to fill.
  *
  * xen_memmap_plan() is the pure part: from the map and nr_pages, the
- * moves to make and what is left.  setup_pv.c carries them out.
+ * moves to make and what is left; the functions after it answer, from
+ * a plan, which frame a pfn holds once it is carried out.  setup_pv.c
+ * carries it out, p2m.c answers lookups by it until the P2M tree is
+ * built.
  */
 #ifndef _XEN_MEMMAP_PLAN_H
 #define _XEN_MEMMAP_PLAN_H
@@ -54,7 +57,19 @@ struct xen_memmap_plan {
 	struct xen_memmap_move move[XEN_MEMMAP_MOVES];
 };
 
+/* What xen_memmap_source() and xen_memmap_dest() say for "no pfn". */
+#define XEN_MEMMAP_NONE		ULONG_MAX
+
 int xen_memmap_plan(const struct e820_entry *map, unsigned int nr,
 		    unsigned long nr_pages, struct xen_memmap_plan *plan);
+bool xen_memmap_next_hole(const struct e820_entry *map, unsigned int nr,
+			  unsigned long pfn, unsigned long limit,
+			  unsigned long *start, unsigned long *end);
+unsigned long xen_memmap_dest(const struct xen_memmap_plan *plan,
+			      unsigned long pfn);
+unsigned long xen_memmap_source(const struct xen_memmap_plan *plan,
+				unsigned long pfn);
+unsigned long xen_memmap_filled(const struct xen_memmap_plan *plan,
+				unsigned long nr_pages);
 
 #endif /* _XEN_MEMMAP_PLAN_H */

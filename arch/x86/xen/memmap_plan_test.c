@@ -4,6 +4,7 @@
  * on every boot of a kernel with CONFIG_XEN_PV and CONFIG_XEN_KUNIT_TEST.
  */
 #include <kunit/test.h>
+#include <linux/bitops.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -130,6 +131,97 @@ static void memmap_many_holes_test(struct kunit *test)
 			   (SZ_1G >> PAGE_SHIFT) + (XEN_MEMMAP_MOVES - 1) * per, per);
 }
 
+/*
+ * Carried out, a plan gives every pfn below the end of the filled RAM
+ * exactly one frame of the builder's, and no hole pfn any: check the
+ * dom0 map and the short one both ways, pfn by pfn.
+ */
+static void memmap_check_sources(struct kunit *test, const struct e820_entry *map,
+				 unsigned int nr, unsigned long nr_pages)
+{
+	struct xen_memmap_plan *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	unsigned long pfn, src, end, hs, he, holes = 0, moved = 0, own = 0;
+	unsigned long *seen;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, nr, nr_pages, p), 0);
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(nr_pages), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	end = xen_memmap_filled(p, nr_pages);
+
+	for (pfn = 0; pfn < end; pfn++) {
+		src = xen_memmap_source(p, pfn);
+		/* Moved away, or never populated (a gap above): no frame. */
+		if (src == XEN_MEMMAP_NONE || src >= nr_pages)
+			continue;
+		/* A source is given once. */
+		KUNIT_ASSERT_FALSE(test, __test_and_set_bit(src, seen));
+		if (src == pfn)
+			own++;
+		else
+			moved++;
+		/* The way back agrees. */
+		if (src != pfn)
+			KUNIT_ASSERT_EQ(test, xen_memmap_dest(p, src), pfn);
+	}
+	/* Hole pfns hold nothing: moved away, or released (own, marked). */
+	for (pfn = 0; xen_memmap_next_hole(map, nr, pfn, nr_pages, &hs, &he);
+	     pfn = he) {
+		holes += he - hs;
+		for (pfn = hs; pfn < he; pfn++) {
+			src = xen_memmap_source(p, pfn);
+			if (xen_memmap_dest(p, pfn) == XEN_MEMMAP_NONE)
+				KUNIT_ASSERT_EQ(test, src, pfn);
+			else
+				KUNIT_ASSERT_EQ(test, src, XEN_MEMMAP_NONE);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, holes, p->in_holes);
+	KUNIT_EXPECT_EQ(test, moved, p->in_holes - p->released);
+	KUNIT_EXPECT_EQ(test, own, nr_pages - p->in_holes + p->released);
+	/* RAM pfns at or past the end stay for the balloon. */
+	KUNIT_EXPECT_EQ(test, xen_memmap_source(p, end), end);
+	KUNIT_EXPECT_EQ(test, xen_memmap_dest(p, end), XEN_MEMMAP_NONE);
+}
+
+static void memmap_sources_test(struct kunit *test)
+{
+	const struct e820_entry dom0[] = {
+		RAM(0, 0x9f000),
+		RSV(0x9f000, 0x61000),
+		RAM(SZ_1M, SZ_64M),
+		RSV(SZ_64M + SZ_1M, SZ_16M),
+		RAM(SZ_128M, SZ_128M),
+	};
+	const struct e820_entry shorter[] = {
+		RAM(0, 0x100800),
+		RSV(0x100800, 0xff800),
+		RAM(0x200000, 0x100000),
+		RAM(0x400000, 0x10000),
+		RAM(0x500000, 0x8000),
+	};
+	const struct e820_entry whole[] = { RAM(0, SZ_128M) };
+
+	memmap_check_sources(test, dom0, ARRAY_SIZE(dom0), SZ_128M >> PAGE_SHIFT);
+	memmap_check_sources(test, shorter, ARRAY_SIZE(shorter), 0x300);
+	memmap_check_sources(test, whole, 1, SZ_64M >> PAGE_SHIFT);
+}
+
+/* The filled end: past the last move, or the populated pfns. */
+static void memmap_filled_test(struct kunit *test)
+{
+	const struct e820_entry map[] = {
+		RAM(0, SZ_1M), RSV(SZ_1M, SZ_1M), RAM(SZ_2M, SZ_16M),
+	};
+	struct xen_memmap_plan p;
+
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, ARRAY_SIZE(map), 0x400, &p), 0);
+	KUNIT_EXPECT_EQ(test, xen_memmap_filled(&p, 0x400), 0x500UL);
+	KUNIT_ASSERT_EQ(test, xen_memmap_plan(map, ARRAY_SIZE(map), 0x100, &p), 0);
+	KUNIT_EXPECT_EQ(test, xen_memmap_filled(&p, 0x100), 0x100UL);
+}
+
 /* A map out of order, overlapping or wrapping is refused. */
 static void memmap_bad_map_test(struct kunit *test)
 {
@@ -149,6 +241,8 @@ static struct kunit_case memmap_cases[] = {
 	KUNIT_CASE(memmap_dom0_test),
 	KUNIT_CASE(memmap_short_test),
 	KUNIT_CASE(memmap_many_holes_test),
+	KUNIT_CASE(memmap_sources_test),
+	KUNIT_CASE(memmap_filled_test),
 	KUNIT_CASE(memmap_bad_map_test),
 	{}
 };

@@ -4,10 +4,11 @@
  *
  * Xen's domain builder hands the guest a flat P2M: an array of one mfn
  * per populated pfn (start_info.mfn_list), in the boot area.  Until the
- * kernel has an allocator, lookups read that array.  xen_p2m_build()
- * then moves the map into a tree (p2m_tree.c), which can hold holes,
- * identity ranges and pfns past the boot-time ones; the boot area's
- * array is not used again.
+ * kernel has an allocator, lookups read that array, through the memory
+ * map's plan (memmap_plan.h) once frames have moved out of its holes.
+ * xen_p2m_build() then moves the map into a tree (p2m_tree.c), which
+ * can hold holes, identity ranges and pfns past the boot-time ones; the
+ * boot area's array is not used again.
  */
 #include <linux/export.h>
 #include <linux/init.h>
@@ -18,12 +19,15 @@
 #include <asm/xen/interface.h>
 #include <asm/xen/page.h>
 
+#include "memmap_plan.h"
 #include "p2m.h"
 #include "xen-ops.h"
 
 /* The builder's array, until xen_p2m_build(). */
-const unsigned long *xen_p2m_flat __ro_after_init;
-unsigned long xen_p2m_flat_size __ro_after_init;
+static unsigned long *xen_p2m_flat __initdata;
+static unsigned long xen_p2m_flat_size __initdata;
+/* The moves out of the memory map's holes, once made (setup_pv.c). */
+static struct xen_memmap_plan *xen_p2m_plan __initdata;
 
 struct xen_p2m xen_p2m;
 bool xen_p2m_ready __ro_after_init;
@@ -71,16 +75,66 @@ unsigned long xen_m2p_other(unsigned long mfn)
 	return INVALID_P2M_ENTRY;
 }
 
+/*
+ * The entry of a pfn with no frame: a pfn in a memory map hole is dom0's
+ * window on the machine (its identity), and nothing in a domU.
+ */
+static unsigned long xen_p2m_hole_entry(unsigned long pfn)
+{
+	return xen_initial_domain() ? IDENTITY_FRAME(pfn) : INVALID_P2M_ENTRY;
+}
+
+/**
+ * xen_p2m_early_entry() - a P2M entry before the tree is built
+ * @pfn: a page frame
+ *
+ * Reads the builder's array, at the pfn whose frame @pfn holds after
+ * the moves out of memory map holes.  Only called until xen_p2m_build()
+ * is done, which is long before init memory goes: hence __ref.
+ *
+ * Return: as xen_p2m_entry().
+ */
+unsigned long __ref xen_p2m_early_entry(unsigned long pfn)
+{
+	unsigned long from = pfn;
+
+	if (xen_p2m_plan)
+		from = xen_memmap_source(xen_p2m_plan, pfn);
+	if (from == XEN_MEMMAP_NONE)
+		return xen_p2m_hole_entry(pfn);
+	if (from < xen_p2m_flat_size)
+		return xen_p2m_flat[from];
+	return INVALID_P2M_ENTRY;
+}
+
 /**
  * xen_p2m_init_flat() - look pfns up in the domain builder's array
  * @mfn_list: start_info.mfn_list
  * @nr_pages: its entries
  */
-void __init xen_p2m_init_flat(const unsigned long *mfn_list,
-			      unsigned long nr_pages)
+void __init xen_p2m_init_flat(unsigned long *mfn_list, unsigned long nr_pages)
 {
 	xen_p2m_flat = mfn_list;
 	xen_p2m_flat_size = nr_pages;
+}
+
+/**
+ * xen_p2m_released() - a frame went back to Xen
+ * @pfn: the pfn that held it, in the builder's array
+ */
+void __init xen_p2m_released(unsigned long pfn)
+{
+	if (!WARN_ON_ONCE(pfn >= xen_p2m_flat_size))
+		xen_p2m_flat[pfn] = xen_p2m_hole_entry(pfn);
+}
+
+/**
+ * xen_p2m_moved() - frames have moved out of the memory map's holes
+ * @plan: the moves, made (M2P included); kept until xen_p2m_build()
+ */
+void __init xen_p2m_moved(struct xen_memmap_plan *plan)
+{
+	xen_p2m_plan = plan;
 }
 
 static void *__init xen_p2m_boot_alloc(void *ctx)
@@ -97,7 +151,7 @@ static void __init xen_p2m_boot_free(void *ctx, void *page)
  * xen_p2m_build() - move the P2M into a tree of its own
  * @limit: pfns the tree must be able to hold (the memory map's end)
  *
- * Needs memblock.  Copies the builder's array.
+ * Needs memblock.  Copies the builder's array, as moved.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -106,15 +160,21 @@ int __init xen_p2m_build(unsigned long limit)
 	unsigned long pfn;
 	int rc;
 
-	rc = xen_p2m_init(&xen_p2m, max(limit, xen_p2m_flat_size),
-			  xen_p2m_boot_alloc, xen_p2m_boot_free, NULL);
+	limit = max(limit, xen_p2m_flat_size);
+	rc = xen_p2m_init(&xen_p2m, limit, xen_p2m_boot_alloc,
+			  xen_p2m_boot_free, NULL);
 	if (rc)
 		return rc;
-	for (pfn = 0; pfn < xen_p2m_flat_size; pfn++) {
-		rc = xen_p2m_set(&xen_p2m, pfn, xen_p2m_flat[pfn]);
+	for (pfn = 0; pfn < limit; pfn++) {
+		unsigned long mfn = xen_p2m_early_entry(pfn);
+
+		if (mfn == INVALID_P2M_ENTRY)
+			continue;
+		rc = xen_p2m_set(&xen_p2m, pfn, mfn);
 		if (rc)
 			return rc;
 	}
+	xen_p2m_plan = NULL;
 	/* The tree is whole before a lookup may take it. */
 	smp_wmb();
 	WRITE_ONCE(xen_p2m_ready, true);

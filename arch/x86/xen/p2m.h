@@ -16,22 +16,19 @@
 
 #include "p2m_tree.h"
 
-/* p2m.c: the tree once built, and the builder's array until then. */
+/* p2m.c: the tree, once built. */
 extern struct xen_p2m xen_p2m;
 extern bool xen_p2m_ready;
-extern const unsigned long *xen_p2m_flat;
-extern unsigned long xen_p2m_flat_size;
 
 unsigned long xen_m2p_other(unsigned long mfn);
+unsigned long xen_p2m_early_entry(unsigned long pfn);
 
 /* See xen_p2m_entry(). */
 static __always_inline unsigned long __xen_p2m_entry(unsigned long pfn)
 {
 	if (likely(xen_p2m_ready))
 		return xen_p2m_lookup(&xen_p2m, pfn);
-	if (pfn < xen_p2m_flat_size)
-		return xen_p2m_flat[pfn];
-	return INVALID_P2M_ENTRY;
+	return xen_p2m_early_entry(pfn);
 }
 
 /*

@@ -4,17 +4,26 @@
  *
  * The generic code asks for the memory map through
  * x86_init.resources.memory_setup, early in setup_arch.  A PV guest's
- * comes from Xen (XENMEM_memory_map).  Only pfns Xen populated hold RAM
- * the kernel can use; the map's RAM above them is left out (the balloon
- * driver's to fill).  xen_memmap_plan() says what a map with holes in
- * the populated range would need moved; such maps (dom0's) are not
- * handled yet and stop the boot with a message.
+ * comes from Xen (XENMEM_memory_map).  Only pfns that hold a frame are
+ * RAM the kernel can use; the map's RAM above them is left out (the
+ * balloon driver's to fill).
+ *
+ * A map with holes where Xen populated pfns (dom0's, a domU's given the
+ * host's layout) is carried out as xen_memmap_plan() says: each frame
+ * in a hole gets the pfn of RAM it moves to in Xen's M2P, or goes back
+ * to Xen when the map has no RAM left for it, and the boot area's
+ * mapping of it goes.  The P2M follows the plan (p2m.c).  All of this
+ * happens before the generic code maps memory: from then on the frames
+ * are where the plan puts them.
  */
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/memblock.h>
 #include <linux/pfn.h>
 #include <asm/e820/api.h>
+#include <asm/pgtable.h>
+#include <asm/sections.h>
 #include <asm/setup.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
@@ -26,6 +35,14 @@
 #include "xen-ops.h"
 
 static struct e820_entry xen_pv_map[E820_MAX_ENTRIES_ZEROPAGE] __initdata;
+static struct xen_memmap_plan xen_pv_plan __initdata;
+
+/* Work for Xen about the frames in holes, sent a batch at a time. */
+#define XEN_PV_HOLE_BATCH	64
+static struct mmu_update xen_pv_m2p[XEN_PV_HOLE_BATCH] __initdata;
+static unsigned int xen_pv_nr_m2p __initdata;
+static xen_pfn_t xen_pv_gone[XEN_PV_HOLE_BATCH] __initdata;
+static unsigned int xen_pv_nr_gone __initdata;
 
 /* The pfns of the boot area Xen mapped that the kernel image does not cover. */
 static unsigned long xen_pv_reserve_from __initdata;
@@ -42,6 +59,110 @@ void __init xen_pv_set_boot_area(unsigned long first, unsigned long end)
 	xen_pv_reserve_to = end;
 }
 
+static void __init xen_pv_send_m2p(void)
+{
+	int rc;
+
+	if (!xen_pv_nr_m2p)
+		return;
+	rc = HYPERVISOR_mmu_update(xen_pv_m2p, xen_pv_nr_m2p, NULL, DOMID_SELF);
+	if (rc)
+		xen_pv_fatal("xen: M2P update of frames out of holes refused: %d\n",
+			     rc);
+	xen_pv_nr_m2p = 0;
+}
+
+static void __init xen_pv_flush_tlb(void)
+{
+	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
+
+	if (HYPERVISOR_mmuext_op(&flush, 1, NULL, DOMID_SELF))
+		xen_pv_fatal("xen: TLB flush refused\n");
+}
+
+/* No stale TLB entry may reach a frame once Xen has it back. */
+static void __init xen_pv_send_gone(void)
+{
+	struct xen_memory_reservation r = {
+		.extent_start = xen_pv_gone,
+		.nr_extents = xen_pv_nr_gone,
+		.domid = DOMID_SELF,
+	};
+	int rc;
+
+	if (!xen_pv_nr_gone)
+		return;
+	xen_pv_flush_tlb();
+	rc = HYPERVISOR_memory_op(XENMEM_decrease_reservation, &r);
+	if (rc != xen_pv_nr_gone)
+		xen_pv_fatal("xen: %u frames out of holes given back, %d taken\n",
+			     xen_pv_nr_gone, rc);
+	xen_pv_nr_gone = 0;
+}
+
+/*
+ * The boot area maps pfns 0 to max_pfn_mapped with Xen's L1 tables, at
+ * the direct map and the kernel map alike (one L1 entry serves both):
+ * a pfn whose frame leaves must not stay mapped to it.
+ */
+static void __init xen_pv_unmap_boot(unsigned long pfn)
+{
+	unsigned long va = (unsigned long)__va(PFN_PHYS(pfn));
+	int rc;
+
+	if (pfn >= max_pfn_mapped ||
+	    !(native_pmd_val(level2_ident_pgt[pmd_index(va)]) & _PAGE_PRESENT))
+		return;
+	rc = HYPERVISOR_update_va_mapping(va, 0, UVMF_INVLPG);
+	if (rc)
+		xen_pv_fatal("xen: unmapping pfn %#lx of a hole refused: %d\n",
+			     pfn, rc);
+}
+
+/*
+ * Carry out the plan for the holes of @map below @populated: each frame
+ * moves (M2P) or goes back to Xen.  Holes over the kernel's boot area
+ * (image, P2M, start info, the tables) cannot be: the boot stops.
+ */
+static void __init xen_pv_empty_holes(const struct e820_entry *map,
+				      unsigned int nr, unsigned long populated)
+{
+	unsigned long pfn = 0, hs, he, to, mfn;
+	unsigned long image = PFN_DOWN(__pa_symbol(_text));
+
+	while (xen_memmap_next_hole(map, nr, pfn, populated, &hs, &he)) {
+		if (hs < xen_pv_reserve_to && he > image)
+			xen_pv_fatal("xen: memory map hole at pfns %#lx-%#lx in the boot area\n",
+				     hs, he);
+		for (pfn = hs; pfn < he; pfn++) {
+			mfn = xen_p2m_entry(pfn);
+			xen_pv_unmap_boot(pfn);
+			to = xen_memmap_dest(&xen_pv_plan, pfn);
+			if (to != XEN_MEMMAP_NONE) {
+				xen_pv_m2p[xen_pv_nr_m2p++] = (struct mmu_update){
+					.ptr = PFN_PHYS(mfn) | MMU_MACHPHYS_UPDATE,
+					.val = to,
+				};
+				if (xen_pv_nr_m2p == XEN_PV_HOLE_BATCH)
+					xen_pv_send_m2p();
+				continue;
+			}
+			xen_pv_gone[xen_pv_nr_gone++] = mfn;
+			xen_p2m_released(pfn);
+			if (xen_pv_nr_gone == XEN_PV_HOLE_BATCH)
+				xen_pv_send_gone();
+		}
+	}
+	xen_pv_send_m2p();
+	xen_pv_send_gone();
+	/* The kernel map's aliases of the pfns unmapped, too. */
+	xen_pv_flush_tlb();
+	xen_p2m_moved(&xen_pv_plan);
+	pr_info("xen: %lu pages in memory map holes: %lu moved to RAM, %lu given back\n",
+		xen_pv_plan.in_holes, xen_pv_plan.in_holes - xen_pv_plan.released,
+		xen_pv_plan.released);
+}
+
 /**
  * xen_pv_memory_setup() - x86_init.resources.memory_setup of a PV guest
  *
@@ -54,7 +175,7 @@ char *__init xen_pv_memory_setup(void)
 		.nr_entries = ARRAY_SIZE(xen_pv_map),
 		.buffer = xen_pv_map,
 	};
-	struct xen_memmap_plan plan;
+	unsigned long filled;
 	unsigned int i, nr;
 	int rc;
 
@@ -68,17 +189,19 @@ char *__init xen_pv_memory_setup(void)
 		map.nr_entries = 1;
 	}
 	nr = map.nr_entries;
-	rc = xen_memmap_plan(xen_pv_map, nr, populated, &plan);
-	if (rc || plan.in_holes)
-		xen_pv_fatal("xen: %lu populated pages in memory map holes (%d)\n",
-			     plan.in_holes, rc);
+	rc = xen_memmap_plan(xen_pv_map, nr, populated, &xen_pv_plan);
+	if (rc)
+		xen_pv_fatal("xen: memory map out of order or overlapping\n");
+	if (xen_pv_plan.in_holes)
+		xen_pv_empty_holes(xen_pv_map, nr, populated);
+	filled = xen_memmap_filled(&xen_pv_plan, populated);
 
 	for (i = 0; i < nr; i++) {
 		u64 start = xen_pv_map[i].addr;
 		u64 end = start + xen_pv_map[i].size;
 
 		if (xen_pv_map[i].type == E820_TYPE_RAM) {
-			end = min_t(u64, end, PFN_PHYS(populated));
+			end = min_t(u64, end, PFN_PHYS(filled));
 			if (end <= start)
 				continue;
 		}

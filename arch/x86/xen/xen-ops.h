@@ -154,7 +154,10 @@ void xen_pv_set_iopl(void);
 void xen_pv_apic_init(void);
 
 /* p2m.c, setup_pv.c */
-void xen_p2m_init_flat(const unsigned long *mfn_list, unsigned long nr_pages);
+void xen_p2m_init_flat(unsigned long *mfn_list, unsigned long nr_pages);
+struct xen_memmap_plan;
+void xen_p2m_released(unsigned long pfn);
+void xen_p2m_moved(struct xen_memmap_plan *plan);
 int xen_p2m_build(unsigned long limit);
 void xen_pv_set_boot_area(unsigned long first, unsigned long end);
 char *xen_pv_memory_setup(void);

@@ -33,6 +33,25 @@
 #define XENMAPSPACE_gmfn		2	/* another of our frames */
 
 /**
+ * struct xen_memory_reservation - argument of the reservation operations
+ * @extent_start: the extents: for XENMEM_decrease_reservation the frames
+ *	given back (a PV guest's mfns), for the others the frames filled in
+ * @nr_extents: entries of @extent_start
+ * @extent_order: each extent is 2^@extent_order pages
+ * @mem_flags: XENMEMF_* flags (address width, NUMA node), 0 for none
+ * @domid: whose memory (DOMID_SELF)
+ *
+ * The operations return how many extents they handled.
+ */
+struct xen_memory_reservation {
+	xen_pfn_t *extent_start;
+	xen_ulong_t nr_extents;
+	unsigned int extent_order;
+	unsigned int mem_flags;
+	domid_t domid;
+};
+
+/**
  * struct xen_add_to_physmap - argument of XENMEM_add_to_physmap
  * @domid: the domain whose physical address space changes (DOMID_SELF)
  * @size: pages, for the range map spaces only
