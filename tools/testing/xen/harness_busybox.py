@@ -266,3 +266,69 @@ def judge_clock(s, name, console_text, serial_text, extra, console):
     ok = abs(guest - dom0) <= 0.01 * dom0 + 0.2
     return Result(s, ok, f'guest {guest:.2f} s vs dom0 {dom0:.2f} s over a '
                   f'{s.clock} s sleep, ratio {ratio:.4f}{extra}', console)
+
+
+def memmap_pfns(spec):
+    """The RAM of a map in job/memmap.c's words (START-END:TYPE, sizes in
+    hex or with a K, M or G suffix), as whole pfn ranges [start, end)."""
+    def addr(x):
+        m = re.fullmatch(r'(0x[0-9a-fA-F]+|\d+)([KMG]?)', x)
+        return int(m.group(1), 0) << {'': 0, 'K': 10, 'M': 20,
+                                      'G': 30}[m.group(2)]
+    ram = []
+    for e in spec.split():
+        rng, typ = e.rsplit(':', 1)
+        a, b = (addr(x) for x in rng.split('-'))
+        if typ == '1':
+            ram.append((-(-a // 4096), b // 4096))
+    return ram
+
+
+def memmap_expect(spec, populated):
+    """What a guest given @spec must do with the @populated pfns Xen gave
+    it: pages in holes, how many of them move to RAM above, how many go
+    back to Xen (moves take the RAM above @populated in order)."""
+    ram = memmap_pfns(spec)
+    covered = sum(max(0, min(e, populated) - s) for s, e in ram)
+    in_holes = populated - covered
+    above = sum(max(0, e - max(s, populated)) for s, e in ram)
+    moved = min(in_holes, above)
+    return in_holes, moved, in_holes - moved
+
+
+def judge_memmap(s, out, serial):
+    """Judge a domU given a memory map with holes (memmap-pv-*): it booted,
+    ours said in one line what it moved and gave back, as the map
+    requires, and every page it filled read back whole."""
+    res = judge_domu_boot(s, out, serial)
+    if not res.ok:
+        return res
+    text = read(res.logfile)
+    m = re.search(MARK + r'memfill (.*)', text)
+    if not m:
+        return Result(s, False, 'no memfill line in the console log',
+                      res.logfile)
+    f = parse_fields(m.group(1))
+    if f.get('bad') != '0' or f.get('filled_mb') != f.get('of') or \
+       int(f.get('of', 0)) < 64:
+        return Result(s, False, f'memfill: {m.group(1).strip()}',
+                      res.logfile)
+    why = (f'{f["filled_mb"]} MiB filled and read back, MemTotal '
+           f'{int(f["total_kb"]) // 1024} MiB')
+    if s.kernel != 'ours':
+        return Result(s, True, why, res.logfile)
+    pe = re.search(r'xen: PV entry: \S+, (\d+) pages', text)
+    if not pe:
+        return Result(s, False, 'no PV entry line with the populated pages',
+                      res.logfile)
+    want = memmap_expect(s.memmap, int(pe.group(1)))
+    got = re.findall(r'xen: (\d+) pages in memory map holes: (\d+) moved '
+                     r'to RAM, (\d+) given back', text)
+    if len(got) != 1 or tuple(int(x) for x in got[0]) != want:
+        return Result(s, False, f'expected one line of {want[0]} pages in '
+                      f'holes, {want[1]} moved, {want[2]} given back; the '
+                      f'kernel said {got}', res.logfile)
+    return Result(s, True, f'{want[0]} pages in holes: {want[1]} moved to '
+                  f'RAM above, {want[2]} given back to Xen; {why}',
+                  res.logfile)
+

@@ -169,6 +169,15 @@ def make_job(jobdir, kernels, assets, domus):
             # suite's cases are job/hostile.sh.
             subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o', hostile,
                             os.path.join(JOB, 'hostile.c')], check=True)
+        if s.memmap:
+            # job/memmap.c sets the map of the paused domU (memmap_setup).
+            subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o',
+                            os.path.join(jobdir, 'memmap'),
+                            os.path.join(JOB, 'memmap.c')], check=True)
+            script.append(f"memmap_map='{s.memmap}'\n")
+            script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
+                          f'{s.flake_retries} memmap_setup\n')
+            continue
         if s.conflood:
             script.append(f'run_console_flood {s.name} {s.name}.cfg '
                           f'{s.timeout}\n')

@@ -10,8 +10,8 @@ import re
 
 from harness_bench import judge_pairs
 from harness_busybox import (
-    judge_control, judge_crash, judge_domu_boot, judge_repeat, judge_xbdev,
-    judge_xsbench)
+    judge_control, judge_crash, judge_domu_boot, judge_memmap, judge_repeat,
+    judge_xbdev, judge_xsbench)
 from harness_common import INIT_RE, MARK, parse_fields, read, Result
 from harness_debian import judge_debian
 from harness_hcalls import judge_hcalls
@@ -64,6 +64,8 @@ def judge_domu(s, out, serial):
         return judge_pairs(s, out, serial)
     if s.debian:
         return judge_debian(s, out, serial)
+    if s.memmap:
+        return judge_memmap(s, out, serial)
     if s.repeat:
         return judge_repeat(s, out, serial)
     if s.control:

@@ -39,11 +39,20 @@ class Scenario:
     micro: bool = False         # run the microbenchmarks (pvops.micro=1)
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
+    memmap: str = ''            # the memory map dom0 gives it before it
+                                # runs (job/memmap.c: START-END:TYPE ...)
     doc: str = ''
 
 
 PIT_FLAKE = ('upstream 6.12 PVH guest triple-faults about 1 boot in 5 '
              'probing the PIT (in $0x42) under emulated SVM')
+
+
+# A memory map with a hole where Xen populates a 256 MiB domU's pfns
+# (memmap-pv-*), shaped as libxl's e820_host makes a domU's (RAM from 0,
+# the host's holes above 1 MiB): a reserved 32 MiB at 128 MiB, and RAM
+# above 256 MiB for 24 MiB of it.
+HOLEY_MAP = '0-128M:1 128M-160M:2 160M-280M:1'
 
 
 SCENARIOS = [
@@ -173,6 +182,18 @@ SCENARIOS = [
              'least 4 page-table entries per mmu_update, the guest\'s '
              'debugfs counters agreeing with xentrace, and the boot '
              'without the loop at most the reference\'s'),
+    Scenario('memmap-pv-ours', 'pv', 'ours', dom0='ref', memmap=HOLEY_MAP,
+             cmdline='pvops.memfill=1', timeout=300,
+             doc='our PV domU of 256 MiB given a memory map with a hole '
+             'where Xen populated its pfns (32 MiB reserved at 128 MiB) and '
+             'RAM above for 24 MiB of them: the kernel must move those '
+             'frames to the RAM above and give the other 8 MiB back to '
+             'Xen, saying so in one line, then fill all but 48 MiB of its '
+             'memory and read every page back'),
+    Scenario('memmap-pv-ref', 'pv', 'ref', dom0='ref', memmap=HOLEY_MAP,
+             cmdline='pvops.memfill=1', timeout=300,
+             doc='the same map for the reference PV domU: it boots and '
+             'reads its memory back'),
     Scenario('micro-pv-ref', 'pv', 'ref', dom0='ref', micro=True,
              cmdline='pvops.micro=1', timeout=300,
              doc='the microbenchmarks (bench/microbench.c: null system '
@@ -337,7 +358,8 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'pv-domu-ref', 'pvh-domu-ref', 'pv-domu-ours',
            'kunit-pv-ours', 'control-pv-ours', 'clock-pv-ours',
            'boot20-pv-ours', 'debian-pv-ours', 'blkfront-bad-pv-ours',
-           'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours']
+           'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours',
+           'memmap-pv-ours']
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP

@@ -57,6 +57,12 @@ xbtest_backend() {
 	echo "device 0 done"
 }
 
+# memmap_setup DOMID: before the domU runs, give it the memory map in
+# $memmap_map (job/memmap.c), which it reads at boot.
+memmap_setup() {
+	/job/memmap "$1" $memmap_map > "/job/out/memmap-$1.log" 2>&1
+}
+
 # run_domu NAME CFG TIMEOUT RETRIES [SETUP]: create a domU, wait for it to
 # go away, and retry only when Xen saw it triple-fault (a known emulator
 # flake) and the scenario has a retry budget.  Every 0.1 s, note on dom0's
