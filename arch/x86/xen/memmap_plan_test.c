@@ -157,13 +157,16 @@ static void memmap_check_sources(struct kunit *test, const struct e820_entry *ma
 			continue;
 		/* A source is given once. */
 		KUNIT_ASSERT_FALSE(test, __test_and_set_bit(src, seen));
-		if (src == pfn)
+		if (src == pfn) {
 			own++;
-		else
-			moved++;
-		/* The way back agrees. */
-		if (src != pfn)
-			KUNIT_ASSERT_EQ(test, xen_memmap_dest(p, src), pfn);
+			continue;
+		}
+		moved++;
+		/* The way back agrees; a move lands in RAM above. */
+		KUNIT_ASSERT_EQ(test, xen_memmap_dest(p, src), pfn);
+		KUNIT_ASSERT_GE(test, pfn, nr_pages);
+		KUNIT_ASSERT_FALSE(test, xen_memmap_next_hole(map, nr, pfn,
+							      pfn + 1, &hs, &he));
 	}
 	/* Hole pfns hold nothing: moved away, or released (own, marked). */
 	for (pfn = 0; xen_memmap_next_hole(map, nr, pfn, nr_pages, &hs, &he);
@@ -180,6 +183,9 @@ static void memmap_check_sources(struct kunit *test, const struct e820_entry *ma
 	KUNIT_EXPECT_EQ(test, holes, p->in_holes);
 	KUNIT_EXPECT_EQ(test, moved, p->in_holes - p->released);
 	KUNIT_EXPECT_EQ(test, own, nr_pages - p->in_holes + p->released);
+	/* The last pfn before the end holds a frame: the end is not too far. */
+	src = xen_memmap_source(p, end - 1);
+	KUNIT_EXPECT_TRUE(test, src != XEN_MEMMAP_NONE && src < nr_pages);
 	/* RAM pfns at or past the end stay for the balloon. */
 	KUNIT_EXPECT_EQ(test, xen_memmap_source(p, end), end);
 	KUNIT_EXPECT_EQ(test, xen_memmap_dest(p, end), XEN_MEMMAP_NONE);

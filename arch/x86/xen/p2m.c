@@ -75,22 +75,17 @@ unsigned long xen_m2p_other(unsigned long mfn)
 	return INVALID_P2M_ENTRY;
 }
 
-/*
- * The entry of a pfn with no frame: a pfn in a memory map hole is dom0's
- * window on the machine (its identity), and nothing in a domU.
- */
-static unsigned long xen_p2m_hole_entry(unsigned long pfn)
-{
-	return xen_initial_domain() ? IDENTITY_FRAME(pfn) : INVALID_P2M_ENTRY;
-}
-
 /**
  * xen_p2m_early_entry() - a P2M entry before the tree is built
  * @pfn: a page frame
  *
  * Reads the builder's array, at the pfn whose frame @pfn holds after
- * the moves out of memory map holes.  Only called until xen_p2m_build()
- * is done, which is long before init memory goes: hence __ref.
+ * the moves out of memory map holes; a hole pfn whose frame moved or
+ * went back has none.  (Dom0's holes, its window on the machine's I/O,
+ * are to be its identity: that comes with dom0's map, the machine's.)
+ * Only called until xen_p2m_build() is done, which is long before init
+ * memory goes: hence __ref, and the warning.  The plan's moves are
+ * searched one by one; there are at most XEN_MEMMAP_MOVES.
  *
  * Return: as xen_p2m_entry().
  */
@@ -98,10 +93,12 @@ unsigned long __ref xen_p2m_early_entry(unsigned long pfn)
 {
 	unsigned long from = pfn;
 
+	if (WARN_ON_ONCE(system_state >= SYSTEM_FREEING_INITMEM))
+		return INVALID_P2M_ENTRY;
 	if (xen_p2m_plan)
 		from = xen_memmap_source(xen_p2m_plan, pfn);
 	if (from == XEN_MEMMAP_NONE)
-		return xen_p2m_hole_entry(pfn);
+		return INVALID_P2M_ENTRY;
 	if (from < xen_p2m_flat_size)
 		return xen_p2m_flat[from];
 	return INVALID_P2M_ENTRY;
@@ -125,7 +122,7 @@ void __init xen_p2m_init_flat(unsigned long *mfn_list, unsigned long nr_pages)
 void __init xen_p2m_released(unsigned long pfn)
 {
 	if (!WARN_ON_ONCE(pfn >= xen_p2m_flat_size))
-		xen_p2m_flat[pfn] = xen_p2m_hole_entry(pfn);
+		xen_p2m_flat[pfn] = INVALID_P2M_ENTRY;
 }
 
 /**
@@ -160,7 +157,14 @@ int __init xen_p2m_build(unsigned long limit)
 	unsigned long pfn;
 	int rc;
 
+	/*
+	 * Frames moved above a limit that mem= lowered stay in the tree:
+	 * unused, as RAM mem= cuts off, but the P2M agrees with the M2P.
+	 */
 	limit = max(limit, xen_p2m_flat_size);
+	if (xen_p2m_plan)
+		limit = max(limit, xen_memmap_filled(xen_p2m_plan,
+						     xen_p2m_flat_size));
 	rc = xen_p2m_init(&xen_p2m, limit, xen_p2m_boot_alloc,
 			  xen_p2m_boot_free, NULL);
 	if (rc)

@@ -122,7 +122,12 @@ static void __init xen_pv_unmap_boot(unsigned long pfn)
 /*
  * Carry out the plan for the holes of @map below @populated: each frame
  * moves (M2P) or goes back to Xen.  Holes over the kernel's boot area
- * (image, P2M, start info, the tables) cannot be: the boot stops.
+ * (image, initrd, P2M, start info, the tables, up to the end of the
+ * last 2 MiB the builder mapped) cannot be: the boot stops.  Nothing
+ * else maps a frame of a hole then, so one given back is free at once
+ * (Xen takes it back even while mapped, and frees it when the last
+ * mapping goes): should the initrd or the P2M ever lie outside the boot
+ * area (ELF notes that place them apart), this must check them too.
  */
 static void __init xen_pv_empty_holes(const struct e820_entry *map,
 				      unsigned int nr, unsigned long populated)
@@ -136,6 +141,8 @@ static void __init xen_pv_empty_holes(const struct e820_entry *map,
 				     hs, he);
 		for (pfn = hs; pfn < he; pfn++) {
 			mfn = xen_p2m_entry(pfn);
+			if (mfn == INVALID_P2M_ENTRY)
+				continue;
 			xen_pv_unmap_boot(pfn);
 			to = xen_memmap_dest(&xen_pv_plan, pfn);
 			if (to != XEN_MEMMAP_NONE) {
