@@ -32,6 +32,7 @@
 #include <xen/interface/xen.h>
 
 #include "memmap_plan.h"
+#include "multicall.h"
 #include "xen-ops.h"
 
 static struct e820_entry xen_pv_map[E820_MAX_ENTRIES_ZEROPAGE] __initdata;
@@ -65,19 +66,11 @@ static void __init xen_pv_send_m2p(void)
 
 	if (!xen_pv_nr_m2p)
 		return;
-	rc = HYPERVISOR_mmu_update(xen_pv_m2p, xen_pv_nr_m2p, NULL, DOMID_SELF);
+	rc = xen_mc_mmu_update(xen_pv_m2p, xen_pv_nr_m2p);
 	if (rc)
 		xen_pv_fatal("xen: M2P update of frames out of holes refused: %d\n",
 			     rc);
 	xen_pv_nr_m2p = 0;
-}
-
-static void __init xen_pv_flush_tlb(void)
-{
-	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
-
-	if (HYPERVISOR_mmuext_op(&flush, 1, NULL, DOMID_SELF))
-		xen_pv_fatal("xen: TLB flush refused\n");
 }
 
 /* No stale TLB entry may reach a frame once Xen has it back. */
@@ -92,7 +85,7 @@ static void __init xen_pv_send_gone(void)
 
 	if (!xen_pv_nr_gone)
 		return;
-	xen_pv_flush_tlb();
+	xen_pv_mmuext(MMUEXT_TLB_FLUSH_LOCAL, 0, 0);
 	rc = HYPERVISOR_memory_op(XENMEM_decrease_reservation, &r);
 	if (rc != xen_pv_nr_gone)
 		xen_pv_fatal("xen: %u frames out of holes given back, %d taken\n",
@@ -113,7 +106,7 @@ static void __init xen_pv_unmap_boot(unsigned long pfn)
 	if (pfn >= max_pfn_mapped ||
 	    !(native_pmd_val(level2_ident_pgt[pmd_index(va)]) & _PAGE_PRESENT))
 		return;
-	rc = HYPERVISOR_update_va_mapping(va, 0, UVMF_INVLPG);
+	rc = xen_mc_va_mapping(va, 0, UVMF_INVLPG);
 	if (rc)
 		xen_pv_fatal("xen: unmapping pfn %#lx of a hole refused: %d\n",
 			     pfn, rc);
@@ -163,7 +156,7 @@ static void __init xen_pv_empty_holes(const struct e820_entry *map,
 	xen_pv_send_m2p();
 	xen_pv_send_gone();
 	/* The kernel map's aliases of the pfns unmapped, too. */
-	xen_pv_flush_tlb();
+	xen_pv_mmuext(MMUEXT_TLB_FLUSH_LOCAL, 0, 0);
 	xen_p2m_moved(&xen_pv_plan);
 	pr_info("xen: %lu pages in memory map holes: %lu moved to RAM, %lu given back\n",
 		xen_pv_plan.in_holes, xen_pv_plan.in_holes - xen_pv_plan.released,

@@ -55,6 +55,15 @@ def alone_on_cpu1(cfg):
     return cfg.replace('vcpus = 2\n', 'vcpus = 1\ncpus = "1"\n')
 
 
+def job_tool(jobdir, name):
+    """Build dom0's helper job/NAME.c into the job, once: dom0 runs it as
+    /job/NAME."""
+    exe = os.path.join(jobdir, name)
+    if not os.path.exists(exe):
+        subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o', exe,
+                        os.path.join(JOB, name + '.c')], check=True)
+
+
 def make_job(jobdir, kernels, assets, domus):
     for sub in ('cfg', 'kernels', 'out'):
         os.makedirs(os.path.join(jobdir, sub), exist_ok=True)
@@ -162,18 +171,13 @@ def make_job(jobdir, kernels, assets, domus):
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
             continue
-        hostile = os.path.join(jobdir, 'hostile')
-        if (s.blkbad or s.netbad or s.trickle or s.conflood) and \
-           not os.path.exists(hostile):
+        if s.blkbad or s.netbad or s.trickle or s.conflood:
             # dom0's part of a hostile backend (job/hostile.c); the
             # suite's cases are job/hostile.sh.
-            subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o', hostile,
-                            os.path.join(JOB, 'hostile.c')], check=True)
+            job_tool(jobdir, 'hostile')
         if s.memmap:
             # job/memmap.c sets the map of the paused domU (memmap_setup).
-            subprocess.run(['gcc', '-static', '-O2', '-Wall', '-o',
-                            os.path.join(jobdir, 'memmap'),
-                            os.path.join(JOB, 'memmap.c')], check=True)
+            job_tool(jobdir, 'memmap')
             script.append(f"memmap_map='{s.memmap}'\n")
             script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                           f'{s.flake_retries} memmap_setup\n')
