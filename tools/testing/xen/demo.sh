@@ -36,9 +36,9 @@ echo
 echo "=== demo: what it checked"
 summary() {	# NAME WHAT
 	local line
-	line=$(grep -E "^(PASS|FAIL) $1:" "$logs/demo.out" | tail -1)
+	line=$(grep -E "^(PASS|FAIL|EMULATOR) $1:" "$logs/demo.out" | tail -1)
 	printf ' %-4s %-22s %s\n' "${line%% *}" "$1" "$2"
-	case $line in FAIL*) echo "      -> ${line#FAIL $1: }" ;; esac
+	case $line in FAIL*|EMULATOR*) echo "      -> ${line#* $1: }" ;; esac
 }
 summary native-ours 'our kernel, native: init reached, no hypervisor seen'
 summary pvh-domu-ours 'our kernel, PVH domU: init saw hypervisor=xen, PVH, 2 vCPUs'

@@ -8,7 +8,8 @@ import re
 import statistics
 
 from harness_common import (
-    MARK, guest_down, parse_fields, read, Result, without_msr_notices)
+    MARK, fault_words, guest_down, parse_fields, read, Result,
+    without_msr_notices, xen_dmesg, xen_fault)
 from harness_debian import (
     DEBIAN_IO_PAIR_STEPS, DEBIAN_PAIR_STEPS, debian_boot, fio_rate)
 
@@ -93,6 +94,7 @@ def judge_pairs(s, out, serial):
     pairs complete before it, marked as such.
     """
     text = read(serial)
+    dmesg = xen_dmesg(out, serial)
     kind = 'net' if s.netio else 'io'
     wanted = DEBIAN_PAIR_STEPS if s.netio else DEBIAN_IO_PAIR_STEPS
     rounds = {}                 # (kernel, key) -> [figure of each round]
@@ -106,9 +108,9 @@ def judge_pairs(s, out, serial):
             break
         if k in dropped:
             kern, dom = dropped[k]
-            notes.append(f'pair {k} dropped: Xen saw the {kern} domU (d{dom}) '
-                         'triple-fault, the emulator flake the README '
-                         'describes (guest: ' + os.path.join(
+            notes.append(f'pair {k} dropped, the {kern} domU: Xen: '
+                         + fault_words(s, out, dom, xen_fault(dmesg, dom),
+                                       kern) + ' (guest: ' + os.path.join(
                              out, 'console', f'guest-{s.name}-{kern}-a{k}.log')
                          + ')')
             continue

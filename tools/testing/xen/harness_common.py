@@ -75,6 +75,34 @@ class Result:
     def __init__(self, scen, ok, why, logfile, metric=None):
         self.scen, self.ok, self.why, self.logfile = scen, ok, why, logfile
         self.metric = metric      # a benchmark's figure, for ratios
+        self.emulator = None      # emulator_stop()'s words, if it was that
+
+
+def verdict(r):
+    """PASS, FAIL, or EMULATOR: a PVH domU stopped by the emulator's own
+    nested-SVM fault (emulator_stop()), reported, not counted either way."""
+    return 'PASS' if r.ok else 'EMULATOR' if r.emulator else 'FAIL'
+
+
+def verdict_line(r):
+    """A scenario's line: its verdict, its words, and its log."""
+    if r.emulator:
+        return (f'EMULATOR {r.scen.name}: {r.why}; stopped by the emulator, '
+                f'not by a kernel: {r.emulator} (log: {r.logfile})')
+    return f'{verdict(r)} {r.scen.name}: {r.why} (log: {r.logfile})'
+
+
+def tally(results):
+    """'harness: N passed, N failed[, N stopped by the emulator]' and
+    the exit status: 0 when nothing failed."""
+    npass = sum(r.ok for r in results)
+    nemu = sum(bool(not r.ok and r.emulator) for r in results)
+    nfail = len(results) - npass - nemu
+    words = f'{npass} passed, {nfail} failed'
+    if nemu:
+        words += (f', {nemu} stopped by the emulator\'s nested-SVM fault '
+                  '(not passed: what they test did not run to its end)')
+    return words, (0 if nfail == 0 else 1)
 
 
 def time_left():
@@ -98,22 +126,122 @@ def limit(seconds):
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def triple_fault(s, out, serial, ids=None):
-    """' (Xen saw dN triple-fault ...)' when the scenario's domU did.
+def xen_fault(dmesg, domid):
+    """Xen's dump of domain @domid's triple fault, or None.
 
+    A dict of the faulting vCPU's 'rip', 'cs' and 'cr2' as Xen saved
+    them, read from the '(XEN)' lines that follow its 'dNvM Triple
+    fault' line (dom0's own lines may come in between on the serial).
+    """
+    m = re.search(rf'(?<![\w.])d{domid}v\d+ Triple fault[^\n]*\n', dmesg)
+    if not m:
+        return None
+    dump = '\n'.join([ln for ln in dmesg[m.end():].split('\n', 60)[:60]
+                      if ln.startswith('(XEN)')][:16])
+    f = {}
+    rip = re.search(r'RIP:\s+([0-9a-f]{4}):\[<([0-9a-f]+)>\]', dump)
+    cr2 = re.search(r'cr2: ([0-9a-f]+)', dump)
+    if rip:
+        f['cs'], f['rip'] = rip.groups()
+    if cr2:
+        f['cr2'] = cr2.group(1)
+    return f
+
+
+def emulator_fault(f):
+    """True when Xen's dump @f is the emulator's nested-SVM fault.
+
+    The guest's saved state then holds Xen's own code segment (e008)
+    and a RIP in Xen's text (the instruction after its vmrun): no guest
+    instruction faulted.  A PV guest never enters nested SVM.
+    """
+    return bool(f) and f.get('cs') == 'e008' and \
+        f.get('rip', '').startswith('ffff82d0')
+
+
+def symbol(out, kernel, rip):
+    """'name+0xoff' for @rip in @kernel's System.map, which the run
+    copied beside its Xen boots' directories; '' when not found."""
+    path = os.path.join(out, '..', '..', f'System.map-{kernel}')
+    try:
+        addr = int(rip, 16)
+    except ValueError:
+        return ''
+    best = None
+    for line in read(path).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in 'tTwW':
+            a = int(parts[0], 16)
+            if a <= addr and (best is None or a > best[0]):
+                best = (a, parts[2])
+    return f'{best[1]}+{addr - best[0]:#x}' if best else ''
+
+
+def fault_words(s, out, d, f, kernel=None):
+    """What triple_fault() says of domain @d's dump @f; @kernel, the
+    one that domain ran when not the scenario's (a pair's)."""
+    kernel = kernel or s.kernel
+    if not f or 'rip' not in f:
+        return f'd{d} triple-faulted (no register dump found)'
+    if emulator_fault(f):
+        return (f'd{d} triple-faulted with Xen\'s own RIP {f["rip"]} '
+                f'(cs e008, cr2 {f.get("cr2", "?")}) in the guest\'s saved '
+                'state: the emulator\'s nested-SVM fault the README describes')
+    sym = symbol(out, kernel, f['rip'])
+    who = 'ours until shown otherwise' if kernel == 'ours' else \
+        'the reference\'s'
+    return (f'd{d} triple-faulted at the guest\'s RIP {f["cs"]}:{f["rip"]}'
+            f'{f" ({sym})" if sym else ""}, {who}')
+
+
+def scenario_domids(s, serial):
+    """Every domid dom0 gave one of the scenario's domUs."""
+    return re.findall(MARK + rf'domu {re.escape(s.name)}(?:-ours|-ref)?'
+                      r'-a\d+ .*domid=(\d+)', read(serial))
+
+
+def xen_dmesg(out, serial):
+    """Xen's ring as dom0 read it at the end, and its serial console."""
+    return read(os.path.join(out, 'xl-dmesg.txt')) + read(serial)
+
+
+def triple_fault(s, out, serial, ids=None):
+    """' (Xen: dN triple-faulted ...)' when the scenario's domU did.
+
+    Names whose RIP Xen dumped: its own (the emulator's fault) or the
+    guest's, with the symbol from that kernel's System.map.
     @ids: the domids to look at, instead of all the scenario's.
     """
     if ids is None:
-        ids = re.findall(MARK + rf'domu {re.escape(s.name)}(?:-ours|-ref)?'
-                         r'-a\d+ .*domid=(\d+)', read(serial))
-    # Xen's ring as dom0 read it at the end, and its serial console
-    # (the ring keeps only the last 16 KB).
-    dmesg = read(os.path.join(out, 'xl-dmesg.txt')) + read(serial)
-    for d in filter(None, ids):
-        if re.search(rf'\bd{d}v\d+ Triple fault', dmesg):
-            return (f' (Xen: d{d} triple-faulted, the emulator flake the '
-                    'README describes)')
+        ids = scenario_domids(s, serial)
+    dmesg = xen_dmesg(out, serial)
+    for d in dict.fromkeys(filter(None, ids)):
+        f = xen_fault(dmesg, d)
+        if f is not None:
+            return f' (Xen: {fault_words(s, out, d, f)})'
     return ''
+
+
+def emulator_stop(s, out, serial, r):
+    """@r, a failed PVH scenario's Result, marked as the emulator's stop.
+
+    When Xen dumped the emulator's fault (emulator_fault()) for one of
+    the scenario's domUs, no domU of it triple-faulted in any other way
+    and no guest logged an oops, r.emulator holds those words: the
+    verdict is then EMULATOR, neither a pass nor a failure of ours.
+    """
+    if r.ok or r.emulator or s.role != 'pvh' or s.pairs or \
+            '(the guest logged:' in r.why:
+        return r
+    dmesg = xen_dmesg(out, serial)
+    faults = {d: xen_fault(dmesg, d)
+              for d in dict.fromkeys(scenario_domids(s, serial))}
+    faults = {d: f for d, f in faults.items() if f is not None}
+    emu = [d for d, f in faults.items() if emulator_fault(f)]
+    if emu and len(emu) == len(faults):
+        r.emulator = '; '.join(fault_words(s, out, d, faults[d])
+                               for d in emu)
+    return r
 
 
 def guest_down(s, out, serial, ids, console):

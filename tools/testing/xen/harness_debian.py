@@ -7,8 +7,9 @@ import os
 import re
 
 from harness_common import (
-    MARK, domu_steps, failed_step, guest_down, parse_fields, read, Result,
-    without_msr_notices)
+    MARK, domu_steps, emulator_fault, failed_step, fault_words, guest_down,
+    guest_oops, parse_fields, read, Result, without_msr_notices, xen_dmesg,
+    xen_fault)
 
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
@@ -131,22 +132,39 @@ def debian_boot(text, out, name, wanted):
 
 
 def judge_debian_repeat(s, out, serial):
-    """Every boot of a repeated Debian scenario: all its steps ok."""
+    """Every boot of a repeated Debian scenario: all its steps ok.
+
+    A boot that the emulator's own fault stopped (emulator_fault()) is
+    neither: dom0 repairs the disk and goes on with the next boot, and
+    the verdict is EMULATOR when that was all that went wrong.
+    """
     text = read(serial)
-    secs = []
+    dmesg = xen_dmesg(out, serial)
+    secs, stopped = [], []
     for k in range(1, s.repeat + 1):
         console, steps, bad = debian_boot(text, out, f'{s.name}-a{k}',
                                           DEBIAN_STEPS)
         if bad:
+            d = steps.get('domid')
+            f = xen_fault(dmesg, d) if d else None
+            if emulator_fault(f) and not guest_oops(console):
+                stopped.append(f'boot {k} ({bad}): '
+                               + fault_words(s, out, d, f))
+                continue
             return Result(s, False, f'boot {k} of {s.repeat}: {bad} (dom0 '
                           f'log: {serial})' + guest_down(
-                              s, out, serial, [steps.get('domid')], console),
+                              s, out, serial, [d], console),
                           console)
         secs.append(float(steps.get('seconds', 'nan')))
-    return Result(s, True, f'{s.repeat} boots in a row: multi-user in '
-                  f'{min(secs):.1f}-{max(secs):.1f} s, ping lost 0 of 20 '
-                  'each time, xl shutdown, e2fsck clean after each',
-                  os.path.join(out, 'console'))
+    what = (f'{len(secs)} of {s.repeat} boots' if stopped
+            else f'{s.repeat} boots in a row')
+    r = Result(s, not stopped, f'{what}: multi-user in '
+               f'{min(secs, default=0):.1f}-{max(secs, default=0):.1f} s, '
+               'ping lost 0 of 20 each time, xl shutdown, e2fsck clean after '
+               'each', os.path.join(out, 'console'))
+    if stopped:
+        r.emulator = '; '.join(stopped)
+    return r
 
 
 def judge_debian(s, out, serial):

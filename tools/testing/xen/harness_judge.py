@@ -12,7 +12,8 @@ from harness_bench import judge_pairs
 from harness_busybox import (
     judge_control, judge_crash, judge_domu_boot, judge_memmap, judge_repeat,
     judge_xbdev, judge_xsbench)
-from harness_common import INIT_RE, MARK, parse_fields, read, Result
+from harness_common import (
+    INIT_RE, MARK, emulator_stop, parse_fields, read, Result)
 from harness_debian import judge_debian
 from harness_hcalls import judge_hcalls
 from harness_hostile import judge_bad, judge_conflood
@@ -122,7 +123,8 @@ def judge_xen(scens, d, in_time=True):
     for s in scens:
         try:
             results.append(judge_dom0(s, serial, in_time) if s.role == 'dom0'
-                           else judge_domu(s, out, serial))
+                           else emulator_stop(s, out, serial,
+                                              judge_domu(s, out, serial)))
         except Exception as e:  # noqa: BLE001 -- one judge, not the run
             # A harness bug: fail this scenario, keep the others' results.
             results.append(Result(s, False, 'the harness could not judge '

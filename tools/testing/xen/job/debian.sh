@@ -17,12 +17,14 @@ run_debian() {
 	n=$name-${5:-a1}
 	log=/job/out/console/guest-$n.log
 	step() { say "domu $n debian $*"; }
+	domid=
 	bridge_up || { step bridge=failed; return 1; }
 	t0=$(date +%s.%N)
 	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 		step boot=failed; return 1
 	fi
-	step boot=ok domid=$(xl domid "$n")
+	domid=$(xl domid "$n")
+	step boot=ok domid=$domid
 	if ! wait_log "$log" 'Reached target.*[Mm]ulti-[Uu]ser' 1 3000 "$n"; then
 		stuck_dump "$n"; step multiuser=failed; xl destroy "$n"; return 1
 	fi
@@ -77,11 +79,19 @@ stuck_dump() {
 }
 
 # run_debian_repeat NAME CFG TIMEOUT COUNT: run_debian COUNT times in a
-# row on the same disk (NAME-a1, NAME-a2, ...); the first failure ends it.
+# row on the same disk (NAME-a1, NAME-a2, ...); the first failure ends it,
+# unless the emulator's own fault stopped that boot (emulator_fault):
+# then the disk is repaired and the boots after it still run, and the
+# judge reports the one stopped with Xen's dump.
 run_debian_repeat() {
 	k=1
 	while [ $k -le $4 ]; do
-		run_debian "$1" "$2" "$3" net "a$k" || return 1
+		if ! run_debian "$1" "$2" "$3" net "a$k"; then
+			rip=$([ -n "$domid" ] && emulator_fault "$domid") || return 1
+			rip=${rip##*[<}
+			say "domu $1-a$k debian emulator_fault=$domid rip=${rip%%>*}"
+			debian_repair "$1"
+		fi
 		k=$((k + 1))
 	done
 }
