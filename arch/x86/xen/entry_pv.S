@@ -29,6 +29,20 @@
 	.text
 
 /*
+ * HYPERVISOR_iret, made here as the hypercall page's stub makes it (rcx,
+ * r11 and rax pushed under the frame, then syscall), so that no return
+ * to user space touches that page too.
+ */
+.macro xen_pv_iret_hypercall
+	pushq	%rcx
+	pushq	%r11
+	pushq	%rax
+	movl	$__HYPERVISOR_iret, %eax
+	syscall
+	ud2
+.endm
+
+/*
  * From the generic return path (swapgs_restore_regs_and_return_to_usermode)
  * with a full struct pt_regs on the stack.  Once the registers are
  * popped, orig_ax's slot sits just under the hardware frame: it becomes
@@ -39,7 +53,7 @@ SYM_CODE_START(xenpv_restore_regs_and_return_to_usermode)
 	POP_REGS
 	movq	$0, (%rsp)
 	UNWIND_HINT_IRET_REGS offset=8
-	jmp	hypercall_page + __HYPERVISOR_iret * 32
+	xen_pv_iret_hypercall
 SYM_CODE_END(xenpv_restore_regs_and_return_to_usermode)
 
 /*
@@ -52,7 +66,7 @@ SYM_CODE_START(xen_pv_iret)
 	UNWIND_HINT_IRET_REGS
 	ANNOTATE_NOENDBR
 	pushq	$0
-	jmp	hypercall_page + __HYPERVISOR_iret * 32
+	xen_pv_iret_hypercall
 SYM_CODE_END(xen_pv_iret)
 
 /* Get rcx and r11 back from the bounce frame and go on to @target. */

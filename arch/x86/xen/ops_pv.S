@@ -14,11 +14,13 @@
  * (xen_vcpu_setup()); irq_pv.c installs these only then, and a CPU
  * Xen would not register is not brought up.
  */
+#include <linux/export.h>
 #include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/asm-offsets.h>
 #include <asm/percpu.h>
 #include <asm/processor-flags.h>
+#include <asm/unwind_hints.h>
 
 .pushsection .noinstr.text, "ax"
 
@@ -51,6 +53,22 @@ SYM_FUNC_START(xen_pv_irq_enable_direct)
 	RET
 1:	jmp	__raw_callee_save_xen_pv_deliver_pending
 SYM_FUNC_END(xen_pv_irq_enable_direct)
+
+/*
+ * A hypercall of a PV kernel once alternatives are applied (hypercall.h):
+ * the caller has the number in eax and the arguments in place; syscall
+ * takes it to Xen and clobbers rcx and r11, which the caller gave up.
+ * Here, beside the interrupt flag's ops, it shares their page, which the
+ * kernel's hot paths touch anyway: the hypercall page would be one page
+ * more to look up on each entry into the kernel.
+ */
+SYM_FUNC_START(xen_pv_hypercall)
+	UNWIND_HINT_SAVE
+	syscall
+	UNWIND_HINT_RESTORE
+	RET
+SYM_FUNC_END(xen_pv_hypercall)
+EXPORT_SYMBOL_GPL(xen_pv_hypercall)
 
 /* mov %cr2: Xen writes the faulting address there before it enters #PF. */
 SYM_FUNC_START(xen_pv_read_cr2_direct)

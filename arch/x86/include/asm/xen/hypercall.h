@@ -11,21 +11,34 @@
  * Arguments go in rdi, rsi, rdx, r10, r8; the result comes back in rax.
  * Xen may clobber the argument registers (debug builds do on purpose), and
  * the PV stub's syscall clobbers rcx and r11, so all of them are outputs.
+ *
+ * A PV kernel's calls go to xen_pv_hypercall (ops_pv.S) with the number
+ * in eax once alternatives are applied: the stub's own syscall, on a page
+ * the kernel's hot paths touch anyway.  The hypercall page is one page
+ * more on each entry into the kernel, which costs a page walk under an
+ * emulator whose TLB each address-space switch empties.  Until then, and
+ * in other guests, the page is called.
  */
 #ifndef _ASM_X86_XEN_HYPERCALL_H
 #define _ASM_X86_XEN_HYPERCALL_H
 
+#include <linux/stringify.h>
 #include <linux/types.h>
+#include <asm/alternative.h>
 #include <asm/asm.h>
+#include <asm/cpufeatures.h>
 #include <asm/xen/interface.h>
 #include <xen/interface/xen.h>
+
+/* Bytes of each stub in the hypercall page. */
+#define XEN_HYPERCALL_STUB_SIZE	32
 
 /**
  * struct xen_hypercall_stub - one entry of the hypercall page
  * @code: the instructions Xen writes
  */
 struct xen_hypercall_stub {
-	u8 code[32];
+	u8 code[XEN_HYPERCALL_STUB_SIZE];
 };
 
 extern struct xen_hypercall_stub hypercall_page[];
@@ -39,11 +52,14 @@ extern struct xen_hypercall_stub hypercall_page[];
 	register unsigned long __a5 asm("r8") = (unsigned long)(a5);	\
 	long __ret;							\
 									\
-	asm volatile("call hypercall_page + %c[off]"			\
+	asm volatile(ALTERNATIVE("call hypercall_page + %c[num] * "	\
+				 __stringify(XEN_HYPERCALL_STUB_SIZE),	\
+				 "movl %[num], %%eax; call xen_pv_hypercall", \
+				 X86_FEATURE_XENPV)			\
 		     : "=a" (__ret), "+D" (__a1), "+S" (__a2),		\
 		       "+d" (__a3), "+r" (__a4), "+r" (__a5),		\
 		       ASM_CALL_CONSTRAINT				\
-		     : [off] "i" ((nr) * sizeof(struct xen_hypercall_stub)) \
+		     : [num] "i" (nr)					\
 		     : "memory", "rcx", "r11");				\
 	__ret;								\
 })
