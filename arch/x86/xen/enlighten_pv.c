@@ -253,12 +253,13 @@ static void __init xen_pv_boot_params(const struct start_info *si)
 }
 
 /*
- * From setup_arch on, printk reaches the console ring at once: the boot
- * console hands over to hvc0 when that comes up.
+ * From setup_arch on, printk reaches the console at once (a domU's ring,
+ * dom0's console_io): the boot console hands over to hvc0 when that
+ * comes up.  With earlyprintk= the generic code registers one later.
  */
 static void __init xen_pv_arch_setup(void)
 {
-	if (!xen_initial_domain() && !strstr(boot_command_line, "earlyprintk="))
+	if (!strstr(boot_command_line, "earlyprintk="))
 		register_console(&xenboot_console);
 }
 

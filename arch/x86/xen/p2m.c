@@ -28,6 +28,12 @@ static unsigned long *xen_p2m_flat __initdata;
 static unsigned long xen_p2m_flat_size __initdata;
 /* The moves out of the memory map's holes, once made (setup_pv.c). */
 static struct xen_memmap_plan *xen_p2m_plan __initdata;
+/* Dom0's map, the machine's: its holes below @end are identity. */
+static struct {
+	const struct e820_entry *map;
+	unsigned int nr;
+	unsigned long end;
+} xen_p2m_io __initdata;
 
 struct xen_p2m xen_p2m;
 bool xen_p2m_ready __ro_after_init;
@@ -81,11 +87,11 @@ unsigned long xen_m2p_other(unsigned long mfn)
  *
  * Reads the builder's array, at the pfn whose frame @pfn holds after
  * the moves out of memory map holes; a hole pfn whose frame moved or
- * went back has none.  (Dom0's holes, its window on the machine's I/O,
- * are to be its identity: that comes with dom0's map, the machine's.)
- * Only called until xen_p2m_build() is done, which is long before init
- * memory goes: hence __ref, and the warning.  The plan's moves are
- * searched one by one; there are at most XEN_MEMMAP_MOVES.
+ * went back has none, unless it is dom0's (xen_p2m_identity_holes()):
+ * then it is an identity entry.  Only called until xen_p2m_build() is
+ * done, which is long before init memory goes: hence __ref, and the
+ * warning.  The plan's moves are searched one by one; there are at most
+ * XEN_MEMMAP_MOVES.
  *
  * Return: as xen_p2m_entry().
  */
@@ -97,11 +103,43 @@ unsigned long __ref xen_p2m_early_entry(unsigned long pfn)
 		return INVALID_P2M_ENTRY;
 	if (xen_p2m_plan)
 		from = xen_memmap_source(xen_p2m_plan, pfn);
-	if (from == XEN_MEMMAP_NONE)
-		return INVALID_P2M_ENTRY;
-	if (from < xen_p2m_flat_size)
+	if (from != XEN_MEMMAP_NONE && from < xen_p2m_flat_size &&
+	    xen_p2m_flat[from] != INVALID_P2M_ENTRY)
 		return xen_p2m_flat[from];
+	if (xen_p2m_io.map && pfn < xen_p2m_io.end &&
+	    xen_memmap_next_hole(xen_p2m_io.map, xen_p2m_io.nr, pfn, pfn + 1,
+				 &from, &from))
+		return IDENTITY_FRAME(pfn);
 	return INVALID_P2M_ENTRY;
+}
+
+/**
+ * xen_p2m_identity_holes() - make dom0's memory map holes identity
+ * @map: the machine's memory map, as dom0 keeps it (until the tree is
+ *	built)
+ * @nr: its entries
+ * @floor: the pfn up to which the holes are identity at least
+ *
+ * Dom0 reaches the machine's devices and firmware tables where they
+ * are: a pfn the map does not call RAM maps the machine frame of the
+ * same number.  A hole pfn the builder populated has its frame moved
+ * or given back first (setup_pv.c).  The holes are identity up to the
+ * end of the map's last entry that a tree can hold, or @floor if that
+ * is higher; an entry beyond (a reserved window at 1 TiB, say) is left
+ * out, and so is what lies between, which costs a tree page a GiB.
+ */
+void __init xen_p2m_identity_holes(const struct e820_entry *map,
+				   unsigned int nr, unsigned long floor)
+{
+	unsigned long end = floor;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (PFN_UP(map[i].addr + map[i].size) <= XEN_P2M_MAX_PFNS)
+			end = max(end, PFN_UP(map[i].addr + map[i].size));
+	xen_p2m_io.map = map;
+	xen_p2m_io.nr = nr;
+	xen_p2m_io.end = min(end, XEN_P2M_MAX_PFNS);
 }
 
 /**
@@ -154,7 +192,7 @@ static void __init xen_p2m_boot_free(void *ctx, void *page)
  */
 int __init xen_p2m_build(unsigned long limit)
 {
-	unsigned long pfn;
+	unsigned long pfn, start, end;
 	int rc;
 
 	/*
@@ -165,20 +203,29 @@ int __init xen_p2m_build(unsigned long limit)
 	if (xen_p2m_plan)
 		limit = max(limit, xen_memmap_filled(xen_p2m_plan,
 						     xen_p2m_flat_size));
-	rc = xen_p2m_init(&xen_p2m, limit, xen_p2m_boot_alloc,
-			  xen_p2m_boot_free, NULL);
+	rc = xen_p2m_init(&xen_p2m, max(limit, xen_p2m_io.end),
+			  xen_p2m_boot_alloc, xen_p2m_boot_free, NULL);
 	if (rc)
 		return rc;
 	for (pfn = 0; pfn < limit; pfn++) {
 		unsigned long mfn = xen_p2m_early_entry(pfn);
 
-		if (mfn == INVALID_P2M_ENTRY)
+		if (mfn == INVALID_P2M_ENTRY || (mfn & IDENTITY_FRAME_BIT))
 			continue;
 		rc = xen_p2m_set(&xen_p2m, pfn, mfn);
 		if (rc)
 			return rc;
 	}
+	/* Dom0's holes, whole leaves at a time where they can. */
+	for (pfn = 0; xen_p2m_io.map &&
+	     xen_memmap_next_hole(xen_p2m_io.map, xen_p2m_io.nr, pfn,
+				  xen_p2m_io.end, &start, &end); pfn = end) {
+		rc = xen_p2m_set_range(&xen_p2m, start, end, XEN_P2M_IDENTITY);
+		if (rc)
+			return rc;
+	}
 	xen_p2m_plan = NULL;
+	xen_p2m_io.map = NULL;
 	/* The tree is whole before a lookup may take it. */
 	smp_wmb();
 	WRITE_ONCE(xen_p2m_ready, true);

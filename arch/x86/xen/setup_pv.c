@@ -6,7 +6,11 @@
  * x86_init.resources.memory_setup, early in setup_arch.  A PV guest's
  * comes from Xen (XENMEM_memory_map).  Only pfns that hold a frame are
  * RAM the kernel can use; the map's RAM above them is left out (the
- * balloon driver's to fill).
+ * balloon driver's to fill).  Dom0 gets the machine's map instead
+ * (XENMEM_machine_memory_map): its holes are where the devices and the
+ * firmware's tables are, and dom0 maps them as they are (identity P2M
+ * entries); the machine's RAM dom0 was not given stays reserved, as
+ * unusable, so that nothing takes it for a free window below 4 GiB.
  *
  * A map with holes where Xen populated pfns (dom0's, a domU's given the
  * host's layout) is carried out as xen_memmap_plan() says: each frame
@@ -21,6 +25,7 @@
 #include <linux/minmax.h>
 #include <linux/memblock.h>
 #include <linux/pfn.h>
+#include <linux/sizes.h>
 #include <asm/e820/api.h>
 #include <asm/pgtable.h>
 #include <asm/sections.h>
@@ -30,6 +35,7 @@
 #include <asm/xen/page.h>
 #include <xen/interface/memory.h>
 #include <xen/interface/xen.h>
+#include <xen/xen.h>
 
 #include "memmap_plan.h"
 #include "multicall.h"
@@ -175,11 +181,13 @@ char *__init xen_pv_memory_setup(void)
 		.nr_entries = ARRAY_SIZE(xen_pv_map),
 		.buffer = xen_pv_map,
 	};
+	bool dom0 = xen_initial_domain();
 	unsigned long filled;
 	unsigned int i, nr;
 	int rc;
 
-	rc = HYPERVISOR_memory_op(XENMEM_memory_map, &map);
+	rc = HYPERVISOR_memory_op(dom0 ? XENMEM_machine_memory_map :
+				  XENMEM_memory_map, &map);
 	if (rc) {
 		/* No map: what Xen populated is all there is. */
 		pr_warn("xen: no memory map from Xen (%d)\n", rc);
@@ -200,13 +208,21 @@ char *__init xen_pv_memory_setup(void)
 		u64 start = xen_pv_map[i].addr;
 		u64 end = start + xen_pv_map[i].size;
 
-		if (xen_pv_map[i].type == E820_TYPE_RAM) {
-			end = min_t(u64, end, PFN_PHYS(filled));
+		if (xen_pv_map[i].type == E820_TYPE_RAM &&
+		    end > PFN_PHYS(filled)) {
+			if (dom0)
+				e820__range_add(max_t(u64, start, PFN_PHYS(filled)),
+						end - max_t(u64, start, PFN_PHYS(filled)),
+						E820_TYPE_UNUSABLE);
+			end = PFN_PHYS(filled);
 			if (end <= start)
 				continue;
 		}
 		e820__range_add(start, end - start, xen_pv_map[i].type);
 	}
+	/* The local APIC and IO-APICs sit below 4 GiB, whatever the map says. */
+	if (dom0)
+		xen_p2m_identity_holes(xen_pv_map, nr, PFN_DOWN(SZ_4G));
 	e820__update_table(e820_table);
 
 	memblock_reserve(PFN_PHYS(xen_pv_reserve_from),

@@ -159,6 +159,9 @@ struct xen_memmap_plan;
 void xen_p2m_released(unsigned long pfn);
 void xen_p2m_moved(struct xen_memmap_plan *plan);
 int xen_p2m_build(unsigned long limit);
+struct e820_entry;
+void xen_p2m_identity_holes(const struct e820_entry *map, unsigned int nr,
+			    unsigned long floor);
 void xen_pv_set_boot_area(unsigned long first, unsigned long end);
 char *xen_pv_memory_setup(void);
 #endif

@@ -359,9 +359,40 @@ static int xencons_setup(struct xencons *c)
 	return 0;
 }
 
+/*
+ * Dom0 has no ring: its hvc0 is Xen's own console, written and read
+ * through console_io.  Xen takes the whole write (continuing the
+ * hypercall itself when it is long).  Input, which Xen hands dom0 when
+ * its serial console's focus is on dom0, is polled: nothing here needs
+ * it fast.
+ */
+static ssize_t xencons_dom0_put_chars(u32 vtermno, const u8 *buf,
+				      size_t count)
+{
+	int rc = HYPERVISOR_console_io(CONSOLEIO_write,
+				       min_t(size_t, count, INT_MAX), (char *)buf);
+
+	return rc < 0 ? rc : min_t(size_t, count, INT_MAX);
+}
+
+static ssize_t xencons_dom0_get_chars(u32 vtermno, u8 *buf, size_t count)
+{
+	return HYPERVISOR_console_io(CONSOLEIO_read,
+				     min_t(size_t, count, INT_MAX), (char *)buf);
+}
+
+static const struct hv_ops xencons_dom0_ops = {
+	.get_chars = xencons_dom0_get_chars,
+	.put_chars = xencons_dom0_put_chars,
+};
+
 /* hvc0 as a console, as early as the kernel takes consoles. */
 static int __init xencons_console_init(void)
 {
+	if (xen_pv_domain() && xen_initial_domain()) {
+		hvc_instantiate(0, 0, &xencons_dom0_ops);
+		return 0;
+	}
 	if (xencons_setup(&xencons0))
 		return 0;
 	hvc_instantiate(0, 0, &xencons_ops);
@@ -378,6 +409,10 @@ static int __init xencons_tty_init(void)
 	struct hvc_struct *hp;
 	int irq;
 
+	if (xen_pv_domain() && xen_initial_domain()) {
+		hp = hvc_alloc(0, 0, &xencons_dom0_ops, 256);
+		return PTR_ERR_OR_ZERO(hp);
+	}
 	if (xencons_setup(&xencons0))
 		return 0;
 	irq = bind_evtchn_to_irq_lateeoi(xencons0.evtchn);

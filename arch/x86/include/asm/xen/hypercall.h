@@ -28,6 +28,7 @@
 #include <asm/asm.h>
 #include <asm/cpufeatures.h>
 #include <asm/xen/interface.h>
+#include <xen/interface/platform.h>
 #include <xen/interface/xen.h>
 
 /* Bytes of each stub in the hypercall page. */
@@ -196,6 +197,13 @@ static inline int HYPERVISOR_fpu_taskswitch(int set)
 static inline int HYPERVISOR_physdev_op(int cmd, void *arg)
 {
 	return __xen_hypercall(__HYPERVISOR_physdev_op, cmd, arg, 0, 0, 0);
+}
+
+/* dom0 only.  Sets @op's interface version. */
+static inline int HYPERVISOR_platform_op(struct xen_platform_op *op)
+{
+	op->interface_version = XENPF_INTERFACE_VERSION;
+	return __xen_hypercall(__HYPERVISOR_platform_op, op, 0, 0, 0, 0);
 }
 
 #endif /* _ASM_X86_XEN_HYPERCALL_H */
