@@ -35,6 +35,15 @@ DOM0_ARGS = ('console=hvc0 earlyprintk=xen root=/dev/vda rw '
              'xen_netback.max_queues=2')
 
 
+def dom0_args(kernel):
+    """dom0's command line.  Ours prints from setup_arch's start on its
+    own (its boot console, unless earlyprintk= is given), where
+    earlyprintk=xen would start only after the memory map is read."""
+    if kernel == 'ours':
+        return DOM0_ARGS.replace('earlyprintk=xen ', '')
+    return DOM0_ARGS
+
+
 def monitor_dump(sock, path):
     """Ask QEMU's monitor on @sock for every CPU's registers, into @path.
 
@@ -166,7 +175,7 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
                   '-smp', '2', '-m', '3072', '-serial', 'file:' + serial,
                   '-kernel', os.path.join(assets, 'xen-4.17'),
                   '-append', XEN_ARGS,
-                  '-initrd', f'{kernels[dom0_kernel]} {DOM0_ARGS}',
+                  '-initrd', f'{kernels[dom0_kernel]} {dom0_args(dom0_kernel)}',
                   '-drive', 'file=' + os.path.join(assets, 'dom0.img') +
                   ',if=virtio,format=raw,snapshot=on',
                   '-drive', f'file={img},if=virtio,format=raw']
