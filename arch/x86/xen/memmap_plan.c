@@ -199,3 +199,31 @@ unsigned long xen_memmap_filled(const struct xen_memmap_plan *plan,
 		end = max(end, plan->move[i].to + plan->move[i].count);
 	return end;
 }
+
+/**
+ * xen_memmap_io_end() - where dom0's identity window on the machine ends
+ * @map: the machine's memory map
+ * @nr: its entries
+ * @floor: the pfn the window reaches at least (the local APIC and the
+ *	IO-APICs sit below 4 GiB, whatever the map lists)
+ * @max: the pfns a P2M can hold
+ *
+ * The window reaches the end of the map's last entry that lies below
+ * @max: one beyond it (a reserved range at 1 TiB, say) is left out,
+ * with what lies between.
+ *
+ * Return: the pfn after the window, at most @max.
+ */
+unsigned long xen_memmap_io_end(const struct e820_entry *map, unsigned int nr,
+				unsigned long floor, unsigned long max)
+{
+	unsigned long end = floor, e;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		e = PFN_UP(map[i].addr + map[i].size);
+		if (e <= max)
+			end = max(end, e);
+	}
+	return min(end, max);
+}

@@ -71,5 +71,7 @@ unsigned long xen_memmap_source(const struct xen_memmap_plan *plan,
 				unsigned long pfn);
 unsigned long xen_memmap_filled(const struct xen_memmap_plan *plan,
 				unsigned long nr_pages);
+unsigned long xen_memmap_io_end(const struct e820_entry *map, unsigned int nr,
+				unsigned long floor, unsigned long max);
 
 #endif /* _XEN_MEMMAP_PLAN_H */

@@ -228,6 +228,35 @@ static void memmap_filled_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xen_memmap_filled(&p, 0x100), 0x100UL);
 }
 
+/*
+ * Dom0's identity window: at least to the floor, to the end of the last
+ * entry below the P2M's limit, never past it; QEMU's map has a reserved
+ * range at 1 TiB, beyond a limit of 512 GiB.
+ */
+static void memmap_io_end_test(struct kunit *test)
+{
+	const struct e820_entry qemu[] = {
+		RAM(0, 0x9fc00), RSV(0x9fc00, 0x400), RSV(0xf0000, 0x10000),
+		RAM(SZ_1M, 0xbfedf000), RSV(0xbffe0000, 0x20000),
+		RSV(0xfffc0000, 0x40000), RSV(0xfd00000000ULL, 0x300000000ULL),
+	};
+	const struct e820_entry big[] = { RAM(0, SZ_4G), RSV(SZ_8G, SZ_1G) };
+	const unsigned long limit = 1UL << 27, floor = SZ_4G >> PAGE_SHIFT;
+
+	KUNIT_EXPECT_EQ(test, xen_memmap_io_end(qemu, ARRAY_SIZE(qemu), floor,
+						limit), floor);
+	KUNIT_EXPECT_EQ(test, xen_memmap_io_end(big, ARRAY_SIZE(big), floor,
+						limit),
+			(unsigned long)(SZ_8G + SZ_1G) >> PAGE_SHIFT);
+	/* An entry ending exactly at the limit counts; the window stops there. */
+	KUNIT_EXPECT_EQ(test, xen_memmap_io_end(big, ARRAY_SIZE(big), floor,
+						(SZ_8G + SZ_1G) >> PAGE_SHIFT),
+			(unsigned long)(SZ_8G + SZ_1G) >> PAGE_SHIFT);
+	/* A floor above the limit is cut to it. */
+	KUNIT_EXPECT_EQ(test, xen_memmap_io_end(big, 0, limit + 1, limit),
+			limit);
+}
+
 /* A map out of order, overlapping or wrapping is refused. */
 static void memmap_bad_map_test(struct kunit *test)
 {
@@ -249,6 +278,7 @@ static struct kunit_case memmap_cases[] = {
 	KUNIT_CASE(memmap_many_holes_test),
 	KUNIT_CASE(memmap_sources_test),
 	KUNIT_CASE(memmap_filled_test),
+	KUNIT_CASE(memmap_io_end_test),
 	KUNIT_CASE(memmap_bad_map_test),
 	{}
 };

@@ -131,15 +131,9 @@ unsigned long __ref xen_p2m_early_entry(unsigned long pfn)
 void __init xen_p2m_identity_holes(const struct e820_entry *map,
 				   unsigned int nr, unsigned long floor)
 {
-	unsigned long end = floor;
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		if (PFN_UP(map[i].addr + map[i].size) <= XEN_P2M_MAX_PFNS)
-			end = max(end, PFN_UP(map[i].addr + map[i].size));
 	xen_p2m_io.map = map;
 	xen_p2m_io.nr = nr;
-	xen_p2m_io.end = min(end, XEN_P2M_MAX_PFNS);
+	xen_p2m_io.end = xen_memmap_io_end(map, nr, floor, XEN_P2M_MAX_PFNS);
 }
 
 /**
