@@ -223,22 +223,41 @@ def triple_fault(s, out, serial, ids=None):
 
 
 def emulator_stop(s, out, serial, r):
-    """@r, a failed PVH scenario's Result, marked as the emulator's stop.
+    """@r, a domU scenario's Result, as Xen's triple faults leave it.
 
     When Xen dumped the emulator's fault (emulator_fault()) for one of
-    the scenario's domUs, no domU of it triple-faulted in any other way
-    and no guest logged an oops, r.emulator holds those words: the
-    verdict is then EMULATOR, neither a pass nor a failure of ours.
+    a failed PVH scenario's domUs, no domU of it triple-faulted in any
+    other way and no guest logged an oops, r.emulator holds those words:
+    the verdict is then EMULATOR, neither a pass nor a failure of ours.
+    A Debian scenario that passed although one of its domUs
+    triple-faulted (xl restarts it, and the new boot may answer the
+    next steps) does not pass: EMULATOR on the same terms, else FAIL.
+    Pair scenarios drop such pairs themselves; a busybox domU's job
+    reports the restart (result=triple-fault).
     """
-    if r.ok or r.emulator or s.role != 'pvh' or s.pairs or \
-            '(the guest logged:' in r.why:
+    if r.emulator or s.role not in GUEST_TYPE or s.pairs:
         return r
     dmesg = xen_dmesg(out, serial)
     faults = {d: xen_fault(dmesg, d)
               for d in dict.fromkeys(scenario_domids(s, serial))}
     faults = {d: f for d, f in faults.items() if f is not None}
     emu = [d for d, f in faults.items() if emulator_fault(f)]
-    if emu and len(emu) == len(faults):
+    only_emu = s.role == 'pvh' and emu and len(emu) == len(faults)
+    if r.ok and faults and s.debian:
+        # xl restarts a domU that triple-faulted, and the restarted one
+        # may answer what the scenario asks next: no pass either way.
+        # (A busybox domU's job sees the restart itself: result=.)
+        words = '; '.join(fault_words(s, out, d, f)
+                          for d, f in faults.items())
+        r.ok = False
+        if only_emu:
+            r.emulator = words + ' (xl restarted it)'
+        else:
+            r.why += f' (but Xen: {words}; xl restarted it)'
+        return r
+    if r.ok or '(the guest logged:' in r.why:
+        return r
+    if only_emu:
         r.emulator = '; '.join(fault_words(s, out, d, faults[d])
                                for d in emu)
     return r

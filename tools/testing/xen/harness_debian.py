@@ -144,9 +144,13 @@ def judge_debian_repeat(s, out, serial):
     for k in range(1, s.repeat + 1):
         console, steps, bad = debian_boot(text, out, f'{s.name}-a{k}',
                                           DEBIAN_STEPS)
+        d = steps.get('domid')
+        f = xen_fault(dmesg, d) if d else None
+        if f is not None and not bad:
+            # xl restarts a domU that triple-faulted: what answered the
+            # steps after it was another boot of the disk.
+            bad = 'triple fault, then restarted by xl'
         if bad:
-            d = steps.get('domid')
-            f = xen_fault(dmesg, d) if d else None
             if emulator_fault(f) and not guest_oops(console):
                 stopped.append(f'boot {k} ({bad}): '
                                + fault_words(s, out, d, f))
