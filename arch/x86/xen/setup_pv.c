@@ -210,11 +210,11 @@ char *__init xen_pv_memory_setup(void)
 
 		if (xen_pv_map[i].type == E820_TYPE_RAM &&
 		    end > PFN_PHYS(filled)) {
+			u64 cut = max_t(u64, start, PFN_PHYS(filled));
+
 			if (dom0)
-				e820__range_add(max_t(u64, start, PFN_PHYS(filled)),
-						end - max_t(u64, start, PFN_PHYS(filled)),
-						E820_TYPE_UNUSABLE);
-			end = PFN_PHYS(filled);
+				e820__range_add(cut, end - cut, E820_TYPE_UNUSABLE);
+			end = cut;
 			if (end <= start)
 				continue;
 		}

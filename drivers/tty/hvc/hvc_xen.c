@@ -369,10 +369,10 @@ static int xencons_setup(struct xencons *c)
 static ssize_t xencons_dom0_put_chars(u32 vtermno, const u8 *buf,
 				      size_t count)
 {
-	int rc = HYPERVISOR_console_io(CONSOLEIO_write,
-				       min_t(size_t, count, INT_MAX), (char *)buf);
+	int n = min_t(size_t, count, INT_MAX);
+	int rc = HYPERVISOR_console_io(CONSOLEIO_write, n, (char *)buf);
 
-	return rc < 0 ? rc : min_t(size_t, count, INT_MAX);
+	return rc < 0 ? rc : n;
 }
 
 static ssize_t xencons_dom0_get_chars(u32 vtermno, u8 *buf, size_t count)

@@ -78,18 +78,15 @@ class Result:
         self.emulator = None      # emulator_stop()'s words, if it was that
 
 
-def verdict(r):
-    """PASS, FAIL, or EMULATOR: a PVH domU stopped by the emulator's own
-    nested-SVM fault (emulator_stop()), reported, not counted either way."""
-    return 'PASS' if r.ok else 'EMULATOR' if r.emulator else 'FAIL'
-
-
 def verdict_line(r):
-    """A scenario's line: its verdict, its words, and its log."""
+    """A scenario's line: PASS, FAIL, or EMULATOR (a PVH domU stopped by
+    the emulator's own nested-SVM fault, emulator_stop(): reported, not
+    counted either way), its words, and its log."""
     if r.emulator:
         return (f'EMULATOR {r.scen.name}: {r.why}; stopped by the emulator, '
                 f'not by a kernel: {r.emulator} (log: {r.logfile})')
-    return f'{verdict(r)} {r.scen.name}: {r.why} (log: {r.logfile})'
+    return (f'{"PASS" if r.ok else "FAIL"} {r.scen.name}: {r.why} '
+            f'(log: {r.logfile})')
 
 
 def tally(results):
@@ -205,6 +202,18 @@ def xen_dmesg(out, serial):
     return read(os.path.join(out, 'xl-dmesg.txt')) + read(serial)
 
 
+def scenario_faults(s, out, serial, ids=None):
+    """{domid: Xen's dump} of the scenario's domUs that triple-faulted.
+
+    @ids: the domids to look at, instead of all the scenario's.
+    """
+    if ids is None:
+        ids = scenario_domids(s, serial)
+    dmesg = xen_dmesg(out, serial)
+    faults = {d: xen_fault(dmesg, d) for d in dict.fromkeys(filter(None, ids))}
+    return {d: f for d, f in faults.items() if f is not None}
+
+
 def triple_fault(s, out, serial, ids=None):
     """' (Xen: dN triple-faulted ...)' when the scenario's domU did.
 
@@ -212,13 +221,8 @@ def triple_fault(s, out, serial, ids=None):
     guest's, with the symbol from that kernel's System.map.
     @ids: the domids to look at, instead of all the scenario's.
     """
-    if ids is None:
-        ids = scenario_domids(s, serial)
-    dmesg = xen_dmesg(out, serial)
-    for d in dict.fromkeys(filter(None, ids)):
-        f = xen_fault(dmesg, d)
-        if f is not None:
-            return f' (Xen: {fault_words(s, out, d, f)})'
+    for d, f in scenario_faults(s, out, serial, ids).items():
+        return f' (Xen: {fault_words(s, out, d, f)})'
     return ''
 
 
@@ -237,10 +241,7 @@ def emulator_stop(s, out, serial, r):
     """
     if r.emulator or s.role not in GUEST_TYPE or s.pairs:
         return r
-    dmesg = xen_dmesg(out, serial)
-    faults = {d: xen_fault(dmesg, d)
-              for d in dict.fromkeys(scenario_domids(s, serial))}
-    faults = {d: f for d, f in faults.items() if f is not None}
+    faults = scenario_faults(s, out, serial)
     emu = [d for d, f in faults.items() if emulator_fault(f)]
     only_emu = s.role == 'pvh' and emu and len(emu) == len(faults)
     if r.ok and faults and s.debian:
