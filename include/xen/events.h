@@ -86,6 +86,10 @@ void xen_clear_irq_pending(int irq);
 void xen_poll_irq_timeout(int irq, u64 timeout);
 void xen_poll_irq(int irq);
 
+int xen_pirq_to_irq(unsigned int pirq, int want_irq, bool level,
+		    const char *name);
+unsigned int xen_pirq_from_irq(unsigned int irq);
+
 int xen_evtchn_do_upcall(void);
 void xen_init_IRQ(void);
 

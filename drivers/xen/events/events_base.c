@@ -40,9 +40,11 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
+#include <xen/interface/physdev.h>
 #include <xen/interface/sched.h>
 #include <xen/xenbus.h>
 #include <xen/xen-ops.h>
@@ -62,6 +64,7 @@ enum evtchn_kind {
 	EVTCHN_KIND_PORT,
 	EVTCHN_KIND_VIRQ,
 	EVTCHN_KIND_IPI,
+	EVTCHN_KIND_PIRQ,
 };
 
 /* Why a port is masked; it is delivered only when none applies. */
@@ -78,9 +81,10 @@ enum evtchn_kind {
  * @irq: its Linux irq
  * @port: the port
  * @kind: how it was bound
- * @index: the VIRQ or IPI number, for those kinds
+ * @index: the VIRQ, IPI or physical IRQ (pirq) number, for those kinds
  * @cpu: the CPU its events arrive on
  * @lateeoi: the driver acknowledges events with xen_irq_lateeoi()
+ * @level: a level-triggered pirq: Xen holds the line until PHYSDEVOP_eoi
  * @lock: protects @masked
  * @masked: EVTCHN_MASKED_* reasons in force
  * @spurious: spurious late EOIs in a row
@@ -93,6 +97,7 @@ struct evtchn_irq {
 	unsigned int index;
 	unsigned int cpu;
 	bool lateeoi;
+	bool level;
 	raw_spinlock_t lock;
 	u8 masked;
 	unsigned int spurious;
@@ -122,6 +127,12 @@ static int *percpu_slot(enum evtchn_kind kind, unsigned int index,
 }
 
 /* ---- port table ---- */
+
+/* Ports whose CPU the irq core may choose: not a VIRQ's or an IPI's. */
+static bool evtchn_movable(const struct evtchn_irq *info)
+{
+	return info->kind == EVTCHN_KIND_PORT || info->kind == EVTCHN_KIND_PIRQ;
+}
 
 static struct evtchn_irq *evtchn_lookup(evtchn_port_t port)
 {
@@ -159,7 +170,7 @@ static void evtchn_mask_for(struct evtchn_irq *info, u8 reason)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&info->lock, flags);
-	if (!info->masked)
+	if (!info->masked && info->port)
 		evtchn_ops->mask(info->port);
 	info->masked |= reason;
 	raw_spin_unlock_irqrestore(&info->lock, flags);
@@ -172,7 +183,7 @@ static void evtchn_unmask_for(struct evtchn_irq *info, u8 reason)
 	raw_spin_lock_irqsave(&info->lock, flags);
 	if (info->masked) {
 		info->masked &= ~reason;
-		if (!info->masked)
+		if (!info->masked && info->port)
 			evtchn_ops->unmask(info->port);
 	}
 	raw_spin_unlock_irqrestore(&info->lock, flags);
@@ -271,8 +282,13 @@ static int evtchn_irq_set_affinity(struct irq_data *d,
 	unsigned int cpu;
 	int rc;
 
-	if (info->kind != EVTCHN_KIND_PORT || !xen_support_evtchn_rebind())
+	if (!evtchn_movable(info) || !xen_support_evtchn_rebind())
 		return -EINVAL;
+	if (!info->port) {
+		/* A pirq not requested yet: Xen binds it to vCPU 0. */
+		irq_data_update_effective_affinity(d, cpumask_of(info->cpu));
+		return IRQ_SET_MASK_OK;
+	}
 	cpu = force ? cpumask_first(dest) : evtchn_least_loaded(info, dest);
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
@@ -284,6 +300,8 @@ static int evtchn_irq_set_affinity(struct irq_data *d,
 	irq_data_update_effective_affinity(d, cpumask_of(cpu));
 	return IRQ_SET_MASK_OK;
 }
+
+static struct irq_chip pirq_chip;
 
 static struct irq_chip evtchn_irq_chip = {
 	.name			= "xen-evtchn",
@@ -345,6 +363,92 @@ EXPORT_SYMBOL_GPL(xen_irq_lateeoi);
 
 /* ---- binding ---- */
 
+/*
+ * Put @port behind @info: the port starts masked and bound to info->cpu,
+ * and is unmasked at the end if nothing wants it masked.
+ */
+static int evtchn_attach(struct evtchn_irq *info, evtchn_port_t port,
+			 bool keep_pending)
+{
+	unsigned long flags;
+	int rc;
+
+	lockdep_assert_held(&evtchn_bind_lock);
+	if (port >= evtchn_ops->max_channels())
+		return -EINVAL;
+	if (evtchn_lookup(port))
+		return -EBUSY;
+	if (evtchn_ops->setup) {
+		rc = evtchn_ops->setup(port);
+		if (rc)
+			return rc;
+	}
+
+	evtchn_ops->mask(port);
+	if (!keep_pending)
+		evtchn_ops->clear_pending(port);
+	if (evtchn_ops->bind_to_cpu)
+		evtchn_ops->bind_to_cpu(port, info->cpu, info->cpu);
+	rc = evtchn_table_set(port, info);
+	if (rc) {
+		if (evtchn_ops->remove)
+			evtchn_ops->remove(port, info->cpu);
+		return rc;
+	}
+	if (evtchn_movable(info))
+		atomic_inc(per_cpu_ptr(&evtchn_ports_on, info->cpu));
+
+	raw_spin_lock_irqsave(&info->lock, flags);
+	info->port = port;
+	if (!info->masked)
+		evtchn_ops->unmask(port);
+	raw_spin_unlock_irqrestore(&info->lock, flags);
+	return 0;
+}
+
+/* Take @info's port out of the table; no upcall uses it once this returns. */
+static evtchn_port_t evtchn_detach(struct evtchn_irq *info)
+{
+	evtchn_port_t port = info->port;
+	unsigned long flags;
+
+	lockdep_assert_held(&evtchn_bind_lock);
+	raw_spin_lock_irqsave(&info->lock, flags);
+	evtchn_ops->mask(port);
+	info->port = 0;
+	raw_spin_unlock_irqrestore(&info->lock, flags);
+
+	rcu_assign_pointer(evtchn_table[port / EVTCHN_ROW_SIZE]
+			   [port % EVTCHN_ROW_SIZE], NULL);
+	if (evtchn_ops->remove)
+		evtchn_ops->remove(port, info->cpu);
+	if (evtchn_movable(info))
+		atomic_dec(per_cpu_ptr(&evtchn_ports_on, info->cpu));
+	synchronize_rcu();
+	return port;
+}
+
+static struct evtchn_irq *evtchn_info_alloc(enum evtchn_kind kind,
+					    unsigned int index,
+					    unsigned int cpu, bool lateeoi)
+{
+	struct evtchn_irq *info = kzalloc(sizeof(*info), GFP_KERNEL);
+
+	if (!info)
+		return NULL;
+	info->kind = kind;
+	info->index = index;
+	info->cpu = cpu;
+	info->lateeoi = lateeoi;
+	info->masked = EVTCHN_MASKED_CORE;
+	raw_spin_lock_init(&info->lock);
+	INIT_DELAYED_WORK(&info->eoi_work, evtchn_eoi_work);
+	return info;
+}
+
+/* The first irq a port may get; a dom0 keeps the ISA ones for its pirqs. */
+static unsigned int evtchn_first_irq = 1;
+
 static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 				      enum evtchn_kind kind,
 				      unsigned int index, unsigned int cpu,
@@ -358,53 +462,25 @@ static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 	lockdep_assert_held(&evtchn_bind_lock);
 	if (!evtchn_ops)
 		return ERR_PTR(-ENODEV);
-	if (port >= evtchn_ops->max_channels())
-		return ERR_PTR(-EINVAL);
-	if (evtchn_lookup(port))
-		return ERR_PTR(-EBUSY);
-	if (evtchn_ops->setup) {
-		rc = evtchn_ops->setup(port);
-		if (rc)
-			return ERR_PTR(rc);
-	}
-
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	info = evtchn_info_alloc(kind, index, cpu, lateeoi);
 	if (!info)
 		return ERR_PTR(-ENOMEM);
 	/* Keep irq 0 free: many drivers take it for "no irq". */
-	irq = irq_alloc_desc_from(1, -1);
+	irq = irq_alloc_desc_from(evtchn_first_irq, -1);
 	if (irq < 0) {
 		kfree(info);
 		return ERR_PTR(irq);
 	}
-
 	info->irq = irq;
-	info->port = port;
-	info->kind = kind;
-	info->index = index;
-	info->cpu = cpu;
-	info->lateeoi = lateeoi;
-	info->masked = EVTCHN_MASKED_CORE;
-	raw_spin_lock_init(&info->lock);
-	INIT_DELAYED_WORK(&info->eoi_work, evtchn_eoi_work);
 
-	evtchn_ops->mask(port);
-	if (!keep_pending)
-		evtchn_ops->clear_pending(port);
-	if (evtchn_ops->bind_to_cpu)
-		evtchn_ops->bind_to_cpu(port, cpu, cpu);
-
-	rc = evtchn_table_set(port, info);
+	rc = evtchn_attach(info, port, keep_pending);
 	if (rc) {
-		if (evtchn_ops->remove)
-			evtchn_ops->remove(port, cpu);
 		irq_free_desc(irq);
 		kfree(info);
 		return ERR_PTR(rc);
 	}
 
 	if (kind == EVTCHN_KIND_PORT) {
-		atomic_inc(per_cpu_ptr(&evtchn_ports_on, cpu));
 		flow = handle_edge_irq;
 		flow_name = lateeoi ? "lateeoi" : "edge";
 		/* Moving is a hypercall: no need to wait for an interrupt. */
@@ -423,23 +499,17 @@ static struct evtchn_irq *evtchn_bind(evtchn_port_t port,
 
 static void evtchn_unbind(struct evtchn_irq *info, bool close)
 {
+	evtchn_port_t port;
+
 	lockdep_assert_held(&evtchn_bind_lock);
 
 	evtchn_mask_for(info, EVTCHN_MASKED_CORE);
-	rcu_assign_pointer(evtchn_table[info->port / EVTCHN_ROW_SIZE]
-			   [info->port % EVTCHN_ROW_SIZE], NULL);
-	if (evtchn_ops->remove)
-		evtchn_ops->remove(info->port, info->cpu);
-	if (info->kind == EVTCHN_KIND_PORT)
-		atomic_dec(per_cpu_ptr(&evtchn_ports_on, info->cpu));
-	else
+	if (!evtchn_movable(info))
 		*percpu_slot(info->kind, info->index, info->cpu) = -1;
-
-	/* No upcall still holds the entry once this returns. */
-	synchronize_rcu();
+	port = evtchn_detach(info);
 	cancel_delayed_work_sync(&info->eoi_work);
 	if (close)
-		xen_evtchn_close(info->port);
+		xen_evtchn_close(port);
 	irq_set_chip_data(info->irq, NULL);
 	irq_free_desc(info->irq);
 	kfree(info);
@@ -745,10 +815,11 @@ evtchn_port_t evtchn_from_irq(unsigned int irq)
 {
 	struct evtchn_irq *info;
 
-	if (irq_get_chip(irq) != &evtchn_irq_chip)
+	if (irq_get_chip(irq) != &evtchn_irq_chip &&
+	    irq_get_chip(irq) != &pirq_chip)
 		return 0;
 	info = irq_get_chip_data(irq);
-	return info ? info->port : 0;
+	return info ? READ_ONCE(info->port) : 0;
 }
 EXPORT_SYMBOL_GPL(evtchn_from_irq);
 
@@ -865,6 +936,152 @@ unsigned int xen_evtchn_nr_channels(void)
 }
 EXPORT_SYMBOL_GPL(xen_evtchn_nr_channels);
 
+/* ---- physical IRQs (dom0) ---- */
+
+/*
+ * A pirq is an interrupt line or MSI of a real device, which Xen takes
+ * and hands on as an event.  Its irq exists from the moment the line is
+ * registered (a GSI through ACPI, say), but the event channel only while
+ * a driver has it requested: Xen unmasks the line when the port is
+ * bound, and a line that nobody handles is better left masked.  A
+ * level-triggered line stays held by Xen from one event until
+ * PHYSDEVOP_eoi; Xen forces the EOI itself after a millisecond.
+ */
+static DEFINE_XARRAY(pirq_irqs);
+
+static int pirq_request(struct irq_data *d)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+	struct evtchn_bind_pirq bind = {
+		.pirq = info->index,
+		.flags = BIND_PIRQ__WILL_SHARE,
+	};
+	int rc;
+
+	mutex_lock(&evtchn_bind_lock);
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_bind_pirq, &bind);
+	if (rc) {
+		pr_warn("xen: irq %u: pirq %u cannot be bound: %d\n",
+			info->irq, info->index, rc);
+		goto out;
+	}
+	info->cpu = 0;	/* where Xen sends a new pirq's events */
+	rc = evtchn_attach(info, bind.port, false);
+	if (rc)
+		xen_evtchn_close(bind.port);
+out:
+	mutex_unlock(&evtchn_bind_lock);
+	return rc;
+}
+
+static void pirq_release(struct irq_data *d)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+
+	mutex_lock(&evtchn_bind_lock);
+	if (info->port)
+		xen_evtchn_close(evtchn_detach(info));
+	mutex_unlock(&evtchn_bind_lock);
+}
+
+/* After the handlers of a level pirq: let Xen deliver the line again. */
+static void pirq_eoi(struct irq_data *d)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+	struct physdev_eoi eoi = { .irq = info->index };
+	evtchn_port_t port = READ_ONCE(info->port);
+
+	if (port)
+		evtchn_ops->clear_pending(port);
+	HYPERVISOR_physdev_op(PHYSDEVOP_eoi, &eoi);
+}
+
+static struct irq_chip pirq_chip = {
+	.name			= "xen-pirq",
+	.irq_request_resources	= pirq_request,
+	.irq_release_resources	= pirq_release,
+	.irq_mask		= evtchn_irq_mask,
+	.irq_unmask		= evtchn_irq_unmask,
+	.irq_ack		= evtchn_irq_ack,
+	.irq_eoi		= pirq_eoi,
+	.irq_retrigger		= evtchn_irq_retrigger,
+	.irq_set_affinity	= evtchn_irq_set_affinity,
+};
+
+/**
+ * xen_pirq_to_irq() - the irq of a physical IRQ Xen has mapped for us
+ * @pirq: the pirq (PHYSDEVOP_map_pirq's answer)
+ * @want_irq: the irq number to give it if that one is free, or -1
+ * @level: the line is level-triggered
+ * @name: for /proc/interrupts
+ *
+ * The event channel is bound when a driver requests the irq and closed
+ * when the last one frees it.  Asking again for the same pirq gives the
+ * same irq.
+ *
+ * Return: the irq, or a negative errno.
+ */
+int xen_pirq_to_irq(unsigned int pirq, int want_irq, bool level,
+		    const char *name)
+{
+	struct evtchn_irq *info;
+	int irq = -ENOMEM, rc;
+
+	mutex_lock(&evtchn_bind_lock);
+	info = xa_load(&pirq_irqs, pirq);
+	if (info) {
+		irq = info->irq;
+		goto out;
+	}
+	info = evtchn_info_alloc(EVTCHN_KIND_PIRQ, pirq, 0, false);
+	if (!info)
+		goto out;
+	info->level = level;
+	irq = -1;
+	if (want_irq > 0)
+		irq = irq_alloc_desc_at(want_irq, -1);
+	if (irq < 0)
+		irq = irq_alloc_desc_from(evtchn_first_irq, -1);
+	if (irq < 0) {
+		kfree(info);
+		goto out;
+	}
+	info->irq = irq;
+	rc = xa_err(xa_store(&pirq_irqs, pirq, info, GFP_KERNEL));
+	if (rc) {
+		irq_free_desc(irq);
+		kfree(info);
+		irq = rc;
+		goto out;
+	}
+	irq_set_chip_and_handler_name(irq, &pirq_chip,
+				      level ? handle_fasteoi_irq :
+					      handle_edge_irq, name);
+	irq_set_chip_data(irq, info);
+	irq_set_status_flags(irq, IRQ_MOVE_PCNTXT);
+out:
+	mutex_unlock(&evtchn_bind_lock);
+	return irq;
+}
+EXPORT_SYMBOL_GPL(xen_pirq_to_irq);
+
+/**
+ * xen_pirq_from_irq() - the pirq behind an irq
+ * @irq: an irq xen_pirq_to_irq() gave
+ *
+ * Return: the pirq, or 0 if @irq is not a pirq's.
+ */
+unsigned int xen_pirq_from_irq(unsigned int irq)
+{
+	struct evtchn_irq *info;
+
+	if (irq_get_chip(irq) != &pirq_chip)
+		return 0;
+	info = irq_get_chip_data(irq);
+	return info ? info->index : 0;
+}
+EXPORT_SYMBOL_GPL(xen_pirq_from_irq);
+
 /* ---- upcall ---- */
 
 /**
@@ -942,6 +1159,8 @@ void __init xen_init_IRQ(void)
 		       sizeof(per_cpu(ipi_to_irq, cpu)));
 	}
 
+	if (xen_initial_domain())
+		evtchn_first_irq = NR_IRQS_LEGACY;
 	if (fifo_events)
 		evtchn_ops = xen_evtchn_fifo_init();
 	if (!evtchn_ops)
