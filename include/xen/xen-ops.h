@@ -41,6 +41,12 @@ u64 xen_steal_clock(int cpu);
 /* Xen's clock (arch/x86/xen/time.c). */
 u64 xen_system_time(void);
 
+/* Machine-contiguous memory for DMA (arch/x86/xen/mmu_contig_pv.c). */
+int xen_create_contiguous_region(phys_addr_t pstart, unsigned int order,
+				 unsigned int address_bits,
+				 dma_addr_t *dma_handle);
+void xen_destroy_contiguous_region(phys_addr_t pstart, unsigned int order);
+
 struct dentry;
 
 /* debugfs xen/, where our files go (arch/x86/xen/enlighten.c). */

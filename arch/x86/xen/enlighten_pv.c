@@ -263,6 +263,16 @@ static void __init xen_pv_arch_setup(void)
 		register_console(&xenboot_console);
 }
 
+/*
+ * MSIs of a PV domain's devices must be set up through Xen, which owns
+ * the local APICs they target; until that is done, none: the devices
+ * fall back to their INTx lines.
+ */
+static struct irq_domain *__init xen_pv_no_msi_domain(void)
+{
+	return NULL;
+}
+
 /* A domU has no PCI bus to probe (port I/O to the config space faults). */
 static int __init xen_pv_no_pci(void)
 {
@@ -292,6 +302,7 @@ static void __init xen_pv_init_hooks(void)
 	x86_init.irqs.intr_mode_select = x86_init_noop;
 	x86_init.irqs.intr_mode_init = xen_pv_intr_mode_init;
 	x86_init.irqs.intr_init = xen_pv_intr_init;
+	x86_init.irqs.create_pci_msi_domain = xen_pv_no_msi_domain;
 	if (!xen_initial_domain()) {
 		/* No firmware tables either: nothing to look for. */
 		disable_acpi();

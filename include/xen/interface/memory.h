@@ -24,6 +24,7 @@
 #define XENMEM_memory_map		9
 /* The host's memory map (dom0): struct xen_memory_map. */
 #define XENMEM_machine_memory_map	10
+#define XENMEM_exchange			11
 #define XENMEM_maximum_gpfn		14
 #define XENMEM_remove_from_physmap	15
 
@@ -49,6 +50,23 @@ struct xen_memory_reservation {
 	unsigned int extent_order;
 	unsigned int mem_flags;
 	domid_t domid;
+};
+
+/* In mem_flags: every frame handed out lies below 2^bits (0: no limit). */
+#define XENMEMF_address_bits(bits)	(bits)
+
+/**
+ * struct xen_memory_exchange - argument of XENMEM_exchange (PV only)
+ * @in: the frames given up (mfns of extents of @in.extent_order)
+ * @out: the extents wanted in their place: @out.extent_start holds, in,
+ *	the pfn each extent will back (for the M2P) and, out, its first mfn
+ * @nr_exchanged: must be 0; on return, how many input extents were
+ *	exchanged (all on success; the rest are untouched on failure)
+ */
+struct xen_memory_exchange {
+	struct xen_memory_reservation in;
+	struct xen_memory_reservation out;
+	xen_ulong_t nr_exchanged;
 };
 
 /**
