@@ -223,6 +223,7 @@ int register_xenstore_notifier(struct notifier_block *nb);
 void unregister_xenstore_notifier(struct notifier_block *nb);
 
 bool xenbus_ready(void);
+void *xenbus_local_ring(evtchn_port_t *port);
 
 /* Helpers for drivers (xenbus_client.c). */
 const char *xenbus_strstate(enum xenbus_state state);

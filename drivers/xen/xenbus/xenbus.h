@@ -86,4 +86,8 @@ void xs_watch_event_free(char *body);
 void xs_watch_event(char *body, unsigned int len);
 int xs_watch_init(void);
 
+/* /dev/xen/xenbus, also xenfs's "xenbus". */
+extern const struct file_operations xen_xenbus_fops;
+void xs_local_event(void);
+
 #endif /* _XEN_XENBUS_XENBUS_H */

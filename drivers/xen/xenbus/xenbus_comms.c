@@ -438,6 +438,7 @@ static irqreturn_t xs_interrupt(int irq, void *dev_id)
 	XENSTORE_RING_IDX req_cons = READ_ONCE(xs_intf->req_cons);
 	unsigned int got;
 
+	xs_local_event();
 	spin_lock(&xs_read_lock);
 	got = xs_read_ring(GFP_ATOMIC | __GFP_NOWARN);
 	spin_unlock(&xs_read_lock);

@@ -391,7 +391,8 @@ static int xb_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-static const struct file_operations xb_fops = {
+/* Also the "xenbus" file of xenfs. */
+const struct file_operations xen_xenbus_fops = {
 	.owner = THIS_MODULE,
 	.open = xb_open,
 	.release = xb_release,
@@ -399,11 +400,12 @@ static const struct file_operations xb_fops = {
 	.write = xb_write,
 	.poll = xb_poll,
 };
+EXPORT_SYMBOL_GPL(xen_xenbus_fops);
 
 static struct miscdevice xb_dev = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "xen/xenbus",
-	.fops = &xb_fops,
+	.fops = &xen_xenbus_fops,
 };
 
 static int __init xb_dev_init(void)

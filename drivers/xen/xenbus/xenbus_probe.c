@@ -3,9 +3,16 @@
  * Bring-up of the xenstore connection.
  *
  * An HVM or PVH guest finds the ring's frame and event channel in HVM
- * parameters set by the toolstack.  Once the reader and watch threads
- * run, the xenstore notifier chain tells the drivers that wait for
- * xenstore; a driver that registers later is told at once.
+ * parameters set by the toolstack, a PV domU in its start info.  Once
+ * the reader and watch threads run, the xenstore notifier chain tells
+ * the drivers that wait for xenstore; a driver that registers later is
+ * told at once.
+ *
+ * Dom0 runs xenstored itself, as a program it starts long after boot:
+ * the kernel makes the ring (a page and an unbound port for dom0
+ * itself), which xenfs publishes as xsd_kva and xsd_port.  xenstored
+ * maps them, binds the port and sends a first event once it serves
+ * dom0; only then is xenstore up here.
  *
  * Locking: xs_notifier_lock (mutex) orders registration against the
  * moment xenstore comes up.
@@ -16,9 +23,14 @@
 #include <linux/notifier.h>
 #include <linux/pfn.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <asm/xen/page.h>
+#include <xen/events.h>
 #include <xen/hvm.h>
+#include <xen/interface/event_channel.h>
 #include <xen/interface/xen.h>
 #include <xen/xenbus.h>
 #include <xen/xen.h>
@@ -72,13 +84,84 @@ void unregister_xenstore_notifier(struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(unregister_xenstore_notifier);
 
+/* Dom0: the ring it offers its own xenstored, until one connects. */
+static struct xenstore_domain_interface *xs_local_intf;
+static evtchn_port_t xs_local_port;
+
+static void xs_announce(struct work_struct *work)
+{
+	mutex_lock(&xs_notifier_lock);
+	if (!xs_ready) {
+		WRITE_ONCE(xs_ready, true);
+		pr_info("xenstore: xenstored is up (port %u)\n", xs_local_port);
+		blocking_notifier_call_chain(&xs_chain, 0, NULL);
+	}
+	mutex_unlock(&xs_notifier_lock);
+}
+
+static DECLARE_WORK(xs_announce_work, xs_announce);
+
+/**
+ * xs_local_event() - an event came on dom0's own xenstore ring
+ *
+ * Called by the ring's interrupt handler: the first says xenstored has
+ * connected.
+ */
+void xs_local_event(void)
+{
+	if (xen_store_domain_type == XS_LOCAL && !READ_ONCE(xs_ready))
+		schedule_work(&xs_announce_work);
+}
+
+/**
+ * xenbus_local_ring() - the ring dom0 offers its xenstored
+ * @port: set to its event channel
+ *
+ * Return: the ring's page, or NULL when this domain's xenstore is not
+ * its own (not dom0).
+ */
+void *xenbus_local_ring(evtchn_port_t *port)
+{
+	*port = xs_local_port;
+	return xs_local_intf;
+}
+EXPORT_SYMBOL_GPL(xenbus_local_ring);
+
+static struct xenstore_domain_interface *__init xs_local_init(u64 *port)
+{
+	struct evtchn_alloc_unbound alloc = {
+		.dom = DOMID_SELF,
+		.remote_dom = 0,
+	};
+	void *page = (void *)get_zeroed_page(GFP_KERNEL);
+	int rc;
+
+	if (!page)
+		return NULL;
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_alloc_unbound, &alloc);
+	if (rc) {
+		pr_err("xenstore: no port for the local xenstored: %d\n", rc);
+		free_page((unsigned long)page);
+		return NULL;
+	}
+	xs_local_intf = page;
+	xs_local_port = alloc.port;
+	*port = alloc.port;
+	return page;
+}
+
 static int __init xenbus_init(void)
 {
 	struct xenstore_domain_interface *intf;
 	u64 pfn, port;
 	int rc;
 
-	if (xen_pv_domain() && !xen_initial_domain()) {
+	if (xen_pv_domain() && xen_initial_domain()) {
+		intf = xs_local_init(&port);
+		if (!intf)
+			return -ENOMEM;
+		xen_store_domain_type = XS_LOCAL;
+	} else if (xen_pv_domain()) {
 		/* The builder's page, in the boot area, named by machine frame. */
 		port = xen_start_info->store_evtchn;
 		pfn = mfn_to_pfn(xen_start_info->store_mfn);
@@ -111,6 +194,11 @@ static int __init xenbus_init(void)
 		return rc;
 	}
 
+	if (xen_store_domain_type == XS_LOCAL) {
+		pr_info("xenstore: ring for the local xenstored ready (port %llu)\n",
+			port);
+		return 0;
+	}
 	mutex_lock(&xs_notifier_lock);
 	WRITE_ONCE(xs_ready, true);
 	blocking_notifier_call_chain(&xs_chain, 0, NULL);

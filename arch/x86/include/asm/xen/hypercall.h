@@ -26,7 +26,9 @@
 #include <linux/types.h>
 #include <asm/alternative.h>
 #include <asm/asm.h>
+#include <asm/cpufeature.h>
 #include <asm/cpufeatures.h>
+#include <asm/nospec-branch.h>
 #include <asm/xen/interface.h>
 #include <xen/interface/platform.h>
 #include <xen/interface/xen.h>
@@ -64,6 +66,46 @@ extern struct xen_hypercall_stub hypercall_page[];
 		     : "memory", "rcx", "r11");				\
 	__ret;								\
 })
+
+/**
+ * xen_hypercall_any() - a hypercall whose number is known only at run time
+ * @op: the hypercall number, below the hypercall page's stubs
+ * @a1: first argument
+ * @a2: second argument
+ * @a3: third argument
+ * @a4: fourth argument
+ * @a5: fifth argument
+ *
+ * For privcmd, which passes on the toolstack's hypercalls.  A PV guest
+ * enters Xen with syscall; an HVM container calls the stub of @op, by
+ * an indirect call that speculation cannot steer.
+ *
+ * Return: Xen's answer.
+ */
+static inline long xen_hypercall_any(unsigned int op, unsigned long a1,
+				     unsigned long a2, unsigned long a3,
+				     unsigned long a4, unsigned long a5)
+{
+	register unsigned long __a4 asm("r10") = a4;
+	register unsigned long __a5 asm("r8") = a5;
+	unsigned long ret;
+
+	if (boot_cpu_has(X86_FEATURE_XENPV)) {
+		ret = op;
+		asm volatile("call xen_pv_hypercall"
+			     : "+a" (ret), "+D" (a1), "+S" (a2), "+d" (a3),
+			       "+r" (__a4), "+r" (__a5), ASM_CALL_CONSTRAINT
+			     : : "memory", "rcx", "r11");
+	} else {
+		ret = (unsigned long)&hypercall_page[op];
+		asm volatile(CALL_NOSPEC
+			     : "=a" (ret), "+D" (a1), "+S" (a2), "+d" (a3),
+			       "+r" (__a4), "+r" (__a5), ASM_CALL_CONSTRAINT
+			     : [thunk_target] "a" (ret)
+			     : "memory", "rcx", "r11");
+	}
+	return ret;
+}
 
 static inline int HYPERVISOR_console_io(int cmd, int count, const char *str)
 {
