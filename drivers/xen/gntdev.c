@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/xen/gntdev: other domains' granted pages, mapped into a process
+ * (libxengnttab: xenstored and xenconsoled map the rings of the guests
+ * they serve).
+ *
+ * A process names the grants (IOCTL_GNTDEV_MAP_GRANT_REF) and gets an
+ * offset, then mmaps that offset of the file.  In a PV domain, Xen
+ * writes each grant's frame straight into the process's page-table
+ * entry (GNTTABOP_map_grant_ref with GNTMAP_contains_pte), so no page
+ * of this domain stands behind it.
+ *
+ * Xen treats an entry that maps a grant as the grant's: a page-table
+ * update that drops it takes the whole domain down.  So every way the
+ * process can lose the mapping (munmap, mremap, exit, a failed mmap)
+ * first runs the mapping's MMU interval notifier, which unmaps the
+ * grants through Xen and leaves the entries empty; the VMA cannot be
+ * split, copied on fork or grown.
+ *
+ * Trust: the other domain may revoke nothing it granted while mapped;
+ * Xen refuses a map of a grant that is not there (its status goes back
+ * as the error) and keeps the frame until it is unmapped.  User space
+ * is not trusted either: counts are bounded, offsets checked.
+ *
+ * Locking: gntdev_file.lock (mutex) orders the ioctls, mmap and
+ * release; gntdev_map.lock (spinlock) guards a mapping's handles
+ * between mmap and the notifier, which may run in any context.
+ */
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/page.h>
+#include <xen/events.h>
+#include <xen/grant_table.h>
+#include <xen/interface/grant_table.h>
+#include <xen/xen.h>
+#include <uapi/xen/gntdev.h>
+
+static unsigned int limit = 65536;
+module_param(limit, uint, 0644);
+MODULE_PARM_DESC(limit,
+		 "Grants one open file may have mapped at once (default 65536)");
+
+/* Grants a single map ioctl may name: 1 GiB. */
+#define GNTDEV_MAX_COUNT	(SZ_1G / PAGE_SIZE)
+#define GNTDEV_BATCH		32
+#define GNTDEV_NO_HANDLE	((grant_handle_t)~0U)
+
+/**
+ * struct gntdev_map - the grants of one map ioctl
+ * @list: on gntdev_file.maps
+ * @index: its first page in the file's offsets
+ * @count: pages
+ * @refs: the grants
+ * @handles: Xen's handle of each mapped grant, GNTDEV_NO_HANDLE if not
+ * @ptes: machine address of the entry each grant is mapped at
+ * @lock: see the file comment
+ * @vma: where it is mmapped, NULL if not
+ * @notifier: runs before the process loses the mapping
+ * @notify_action: UNMAP_NOTIFY_* to do when the grants are unmapped
+ * @notify_offset: the byte UNMAP_NOTIFY_CLEAR_BYTE clears
+ * @notify_port: the port UNMAP_NOTIFY_SEND_EVENT signals
+ */
+struct gntdev_map {
+	struct list_head list;
+	u64 index;
+	unsigned int count;
+	struct ioctl_gntdev_grant_ref *refs;
+	grant_handle_t *handles;
+	u64 *ptes;
+	spinlock_t lock;	/* see above */
+	struct vm_area_struct *vma;
+	struct mmu_interval_notifier notifier;
+	unsigned int notify_action;
+	u64 notify_offset;
+	evtchn_port_t notify_port;
+};
+
+/**
+ * struct gntdev_file - one open /dev/xen/gntdev
+ * @lock: see the file comment
+ * @maps: its maps, by rising @index
+ * @mapped: grants named by its maps
+ */
+struct gntdev_file {
+	struct mutex lock;	/* see above */
+	struct list_head maps;
+	unsigned int mapped;
+};
+
+static void gntdev_map_free(struct gntdev_map *map)
+{
+	kvfree(map->refs);
+	kvfree(map->handles);
+	kvfree(map->ptes);
+	kfree(map);
+}
+
+/* Send what was asked for on unmap, once: the other end learns we left. */
+static void gntdev_unmap_notify(struct gntdev_map *map, unsigned long addr)
+{
+	if ((map->notify_action & UNMAP_NOTIFY_CLEAR_BYTE) && addr &&
+	    current->mm == map->notifier.mm) {
+		pagefault_disable();
+		if (__put_user(0, (u8 __user *)addr + map->notify_offset))
+			pr_debug("gntdev: the byte to clear is not writable\n");
+		pagefault_enable();
+	}
+	if (map->notify_action & UNMAP_NOTIFY_SEND_EVENT)
+		notify_remote_via_evtchn(map->notify_port);
+	map->notify_action = 0;
+}
+
+/* Unmap the mapped grants among pages [@first, @first + @n) of @map. */
+static void gntdev_unmap_grants(struct gntdev_map *map, unsigned int first,
+				unsigned int n)
+{
+	struct gnttab_unmap_grant_ref op[GNTDEV_BATCH];
+	unsigned int i, k = 0, slot[GNTDEV_BATCH];
+	int rc;
+
+	lockdep_assert_held(&map->lock);
+	for (i = first; i < first + n; i++) {
+		if (map->handles[i] != GNTDEV_NO_HANDLE) {
+			op[k] = (struct gnttab_unmap_grant_ref){
+				.host_addr = map->ptes[i],
+				.handle = map->handles[i],
+			};
+			slot[k++] = i;
+		}
+		if (k == GNTDEV_BATCH || (k && i == first + n - 1)) {
+			rc = HYPERVISOR_grant_table_op(GNTTABOP_unmap_grant_ref,
+						       op, k);
+			while (k--) {
+				if (!rc && op[k].status == GNTST_okay)
+					map->handles[slot[k]] = GNTDEV_NO_HANDLE;
+				else
+					pr_warn_ratelimited("gntdev: grant %u of domain %u not unmapped: %d/%d\n",
+							    map->refs[slot[k]].ref,
+							    map->refs[slot[k]].domid,
+							    rc, op[k].status);
+			}
+			k = 0;
+		}
+	}
+}
+
+static bool gntdev_invalidate(struct mmu_interval_notifier *mn,
+			      const struct mmu_notifier_range *range,
+			      unsigned long cur_seq)
+{
+	struct gntdev_map *map = container_of(mn, struct gntdev_map, notifier);
+	unsigned long start, end, base, flags;
+
+	spin_lock_irqsave(&map->lock, flags);
+	mmu_interval_set_seq(mn, cur_seq);
+	if (map->vma) {
+		base = map->vma->vm_start;
+		start = max(range->start, base);
+		end = min(range->end, base + ((unsigned long)map->count << PAGE_SHIFT));
+		if (start < end) {
+			if (map->notify_action)
+				gntdev_unmap_notify(map, base);
+			gntdev_unmap_grants(map, (start - base) >> PAGE_SHIFT,
+					    (end - start) >> PAGE_SHIFT);
+		}
+	}
+	spin_unlock_irqrestore(&map->lock, flags);
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops gntdev_notifier_ops = {
+	.invalidate = gntdev_invalidate,
+};
+
+/* Record each entry's machine address; the tables exist once this runs. */
+static int gntdev_pte_addr(pte_t *pte, unsigned long addr, void *data)
+{
+	struct gntdev_map *map = data;
+	unsigned int i = (addr - map->vma->vm_start) >> PAGE_SHIFT;
+
+	map->ptes[i] = ((u64)arbitrary_virt_to_mfn(pte) << PAGE_SHIFT) |
+		       offset_in_page(pte);
+	return 0;
+}
+
+/* Map every grant of @map at its entry; 0 or the first failure's errno. */
+static int gntdev_map_grants(struct gntdev_map *map, bool readonly)
+{
+	struct gnttab_map_grant_ref op[GNTDEV_BATCH];
+	unsigned int i, j, n;
+	int rc = 0, err;
+
+	for (i = 0; i < map->count; i += n) {
+		n = min_t(unsigned int, GNTDEV_BATCH, map->count - i);
+		for (j = 0; j < n; j++)
+			op[j] = (struct gnttab_map_grant_ref){
+				.host_addr = map->ptes[i + j],
+				.flags = GNTMAP_host_map |
+					 GNTMAP_application_map |
+					 GNTMAP_contains_pte |
+					 (readonly ? GNTMAP_readonly : 0),
+				.ref = map->refs[i + j].ref,
+				.dom = map->refs[i + j].domid,
+			};
+		err = HYPERVISOR_grant_table_op(GNTTABOP_map_grant_ref, op, n);
+		for (j = 0; j < n; j++) {
+			if (!err && op[j].status == GNTST_okay) {
+				map->handles[i + j] = op[j].handle;
+			} else if (!rc) {
+				pr_debug("gntdev: grant %u of domain %u: %d/%d\n",
+					 op[j].ref, op[j].dom, err, op[j].status);
+				rc = err ?: -EFAULT;
+			}
+		}
+	}
+	return rc;
+}
+
+static void gntdev_vma_close(struct vm_area_struct *vma)
+{
+	struct gntdev_map *map = vma->vm_private_data;
+	unsigned long flags;
+
+	/* The notifier ran for the whole range before the VMA went. */
+	mmu_interval_notifier_remove(&map->notifier);
+	spin_lock_irqsave(&map->lock, flags);
+	map->vma = NULL;
+	spin_unlock_irqrestore(&map->lock, flags);
+}
+
+static int gntdev_vma_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct gntdev_vm_ops = {
+	.close		= gntdev_vma_close,
+	.may_split	= gntdev_vma_may_split,
+};
+
+static struct gntdev_map *gntdev_find(struct gntdev_file *f, u64 index,
+				      unsigned int count)
+{
+	struct gntdev_map *map;
+
+	list_for_each_entry(map, &f->maps, list)
+		if (map->index == index && map->count == count)
+			return map;
+	return NULL;
+}
+
+static int gntdev_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct gntdev_file *f = file->private_data;
+	unsigned long count = vma_pages(vma), flags;
+	struct gntdev_map *map;
+	int rc;
+
+	if (!xen_pv_domain())
+		return -ENODEV;	/* an HVM container needs unpopulated pages */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	mutex_lock(&f->lock);
+	map = gntdev_find(f, vma->vm_pgoff, count);
+	rc = -EINVAL;
+	if (!map)
+		goto out;
+	rc = -EBUSY;
+	if (map->vma)
+		goto out;
+
+	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
+			  VM_DONTDUMP);
+	vma->vm_ops = &gntdev_vm_ops;
+	vma->vm_private_data = map;
+	map->vma = vma;
+	rc = apply_to_page_range(vma->vm_mm, vma->vm_start,
+				 vma->vm_end - vma->vm_start, gntdev_pte_addr,
+				 map);
+	if (rc)
+		goto undo;
+	rc = mmu_interval_notifier_insert_locked(&map->notifier, vma->vm_mm,
+						 vma->vm_start,
+						 vma->vm_end - vma->vm_start,
+						 &gntdev_notifier_ops);
+	if (rc)
+		goto undo;
+	rc = gntdev_map_grants(map, !(vma->vm_flags & VM_WRITE));
+	if (!rc) {
+		mutex_unlock(&f->lock);
+		return 0;
+	}
+	/* A failed mmap is unmapped without a close: undo it all here. */
+	spin_lock_irqsave(&map->lock, flags);
+	gntdev_unmap_grants(map, 0, map->count);
+	spin_unlock_irqrestore(&map->lock, flags);
+	mmu_interval_notifier_remove(&map->notifier);
+undo:
+	spin_lock_irqsave(&map->lock, flags);
+	map->vma = NULL;
+	spin_unlock_irqrestore(&map->lock, flags);
+	vma->vm_ops = NULL;
+	vma->vm_private_data = NULL;
+out:
+	mutex_unlock(&f->lock);
+	return rc;
+}
+
+static long gntdev_ioctl_map(struct gntdev_file *f,
+			     struct ioctl_gntdev_map_grant_ref __user *arg)
+{
+	struct ioctl_gntdev_map_grant_ref head;
+	struct gntdev_map *map, *pos;
+	u64 index = 0;
+	unsigned int i;
+
+	if (copy_from_user(&head, arg, sizeof(head)))
+		return -EFAULT;
+	if (!head.count || head.count > GNTDEV_MAX_COUNT)
+		return -EINVAL;
+	if (f->mapped + head.count > READ_ONCE(limit))
+		return -ENOSPC;
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return -ENOMEM;
+	map->count = head.count;
+	map->refs = kvcalloc(head.count, sizeof(*map->refs), GFP_KERNEL);
+	map->handles = kvcalloc(head.count, sizeof(*map->handles), GFP_KERNEL);
+	map->ptes = kvcalloc(head.count, sizeof(*map->ptes), GFP_KERNEL);
+	spin_lock_init(&map->lock);
+	if (!map->refs || !map->handles || !map->ptes) {
+		gntdev_map_free(map);
+		return -ENOMEM;
+	}
+	if (copy_from_user(map->refs, arg->refs,
+			   head.count * sizeof(*map->refs))) {
+		gntdev_map_free(map);
+		return -EFAULT;
+	}
+	for (i = 0; i < head.count; i++)
+		map->handles[i] = GNTDEV_NO_HANDLE;
+
+	/* The first gap of the offsets that holds it. */
+	list_for_each_entry(pos, &f->maps, list) {
+		if (pos->index >= index + head.count)
+			break;
+		index = pos->index + pos->count;
+	}
+	map->index = index;
+	list_add_tail(&map->list, &pos->list);
+	f->mapped += head.count;
+
+	if (put_user(index << PAGE_SHIFT, &arg->index)) {
+		list_del(&map->list);
+		f->mapped -= head.count;
+		gntdev_map_free(map);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static long gntdev_ioctl_unmap(struct gntdev_file *f,
+			       struct ioctl_gntdev_unmap_grant_ref __user *arg)
+{
+	struct ioctl_gntdev_unmap_grant_ref op;
+	struct gntdev_map *map;
+
+	if (copy_from_user(&op, arg, sizeof(op)))
+		return -EFAULT;
+	map = gntdev_find(f, op.index >> PAGE_SHIFT, op.count);
+	if (!map)
+		return -ENOENT;
+	/* Still mmapped: it goes with the last munmap (the VMA holds it). */
+	if (READ_ONCE(map->vma))
+		return -EBUSY;
+	list_del(&map->list);
+	f->mapped -= map->count;
+	gntdev_map_free(map);
+	return 0;
+}
+
+static long gntdev_ioctl_offset(struct gntdev_file *f,
+				struct ioctl_gntdev_get_offset_for_vaddr __user *arg)
+{
+	struct ioctl_gntdev_get_offset_for_vaddr op;
+	struct gntdev_map *map;
+	unsigned long flags;
+
+	if (copy_from_user(&op, arg, sizeof(op)))
+		return -EFAULT;
+	list_for_each_entry(map, &f->maps, list) {
+		bool here;
+
+		spin_lock_irqsave(&map->lock, flags);
+		here = map->vma && map->vma->vm_start == op.vaddr;
+		spin_unlock_irqrestore(&map->lock, flags);
+		if (here) {
+			op.offset = map->index << PAGE_SHIFT;
+			op.count = map->count;
+			return copy_to_user(arg, &op, sizeof(op)) ? -EFAULT : 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static long gntdev_ioctl_notify(struct gntdev_file *f,
+				struct ioctl_gntdev_unmap_notify __user *arg)
+{
+	struct ioctl_gntdev_unmap_notify op;
+	struct gntdev_map *map;
+	unsigned long flags;
+	u64 page;
+
+	if (copy_from_user(&op, arg, sizeof(op)))
+		return -EFAULT;
+	if (op.action & ~(UNMAP_NOTIFY_CLEAR_BYTE | UNMAP_NOTIFY_SEND_EVENT))
+		return -EINVAL;
+	page = op.index >> PAGE_SHIFT;
+	list_for_each_entry(map, &f->maps, list) {
+		if (page < map->index || page >= map->index + map->count)
+			continue;
+		spin_lock_irqsave(&map->lock, flags);
+		map->notify_action = op.action;
+		map->notify_offset = op.index - (map->index << PAGE_SHIFT);
+		map->notify_port = op.event_channel_port;
+		spin_unlock_irqrestore(&map->lock, flags);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static long gntdev_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct gntdev_file *f = file->private_data;
+	void __user *p = (void __user *)arg;
+	long rc;
+
+	mutex_lock(&f->lock);
+	switch (cmd) {
+	case IOCTL_GNTDEV_MAP_GRANT_REF:
+		rc = gntdev_ioctl_map(f, p);
+		break;
+	case IOCTL_GNTDEV_UNMAP_GRANT_REF:
+		rc = gntdev_ioctl_unmap(f, p);
+		break;
+	case IOCTL_GNTDEV_GET_OFFSET_FOR_VADDR:
+		rc = gntdev_ioctl_offset(f, p);
+		break;
+	case IOCTL_GNTDEV_SET_UNMAP_NOTIFY:
+		rc = gntdev_ioctl_notify(f, p);
+		break;
+	case IOCTL_GNTDEV_SET_MAX_GRANTS:
+		/* Obsolete; the module parameter "limit" bounds a file. */
+		rc = 0;
+		break;
+	default:
+		rc = -ENOTTY;
+	}
+	mutex_unlock(&f->lock);
+	return rc;
+}
+
+static int gntdev_open(struct inode *inode, struct file *file)
+{
+	struct gntdev_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	mutex_init(&f->lock);
+	INIT_LIST_HEAD(&f->maps);
+	file->private_data = f;
+	return 0;
+}
+
+/* Every VMA holds the file, so none of its maps is mmapped any more. */
+static int gntdev_release(struct inode *inode, struct file *file)
+{
+	struct gntdev_file *f = file->private_data;
+	struct gntdev_map *map, *next;
+
+	list_for_each_entry_safe(map, next, &f->maps, list) {
+		WARN_ON_ONCE(map->vma);
+		gntdev_map_free(map);
+	}
+	kfree(f);
+	return 0;
+}
+
+static const struct file_operations gntdev_fops = {
+	.owner		= THIS_MODULE,
+	.open		= gntdev_open,
+	.release	= gntdev_release,
+	.mmap		= gntdev_mmap,
+	.unlocked_ioctl	= gntdev_ioctl,
+};
+
+static struct miscdevice gntdev_dev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "xen/gntdev",
+	.fops	= &gntdev_fops,
+};
+
+static int __init gntdev_init(void)
+{
+	if (!xen_domain())
+		return -ENODEV;
+	return misc_register(&gntdev_dev);
+}
+module_init(gntdev_init);
+
+static void __exit gntdev_exit(void)
+{
+	misc_deregister(&gntdev_dev);
+}
+module_exit(gntdev_exit);
+
+MODULE_DESCRIPTION("Other domains' granted pages for user space (/dev/xen/gntdev)");
+MODULE_LICENSE("GPL");
