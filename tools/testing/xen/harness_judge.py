@@ -111,8 +111,23 @@ def judge_dom0(s, serial, in_time=True):
         return Result(s, False, 'dom0 did not finish its job'
                       f' ({"timeout" if not in_time else "stopped"})',
                       serial)
+    held = {w: parse_fields(m.group(1)) for w, m in
+            ((w, re.search(MARK + rf'dom0 holds {w} (.*)', text))
+             for w in ('before', 'after')) if m}
+    left = ''
+    if len(held) == 2:
+        b, a = held['before'], held['after']
+        left = (f'; after its guests: {a.get("domains")} other domain(s), '
+                f'{a.get("ports")} event channels (before: '
+                f'{b.get("ports")})')
+        # Ours must give back what its guests took; the reference is
+        # the control, reported only.
+        if s.kernel == 'ours' and (a.get('domains') != '0' or
+                                   a.get('ports') != b.get('ports')):
+            return Result(s, False, 'dom0 kept what its guests took' + left,
+                          serial)
     return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
-                  'up', serial)
+                  'up' + left, serial)
 
 
 def judge_xen(scens, d, in_time=True):

@@ -73,6 +73,38 @@ SCENARIOS = [
              doc='reference kernel as PVH domU reaches init'),
     Scenario('dom0-ours', 'dom0', 'ours', timeout=180,
              doc='our kernel as PV dom0'),
+    Scenario('dom0-ours-pv-ref', 'pv', 'ref', dom0='ours',
+             doc='the reference kernel as PV domU, created by xl in our '
+             'PV dom0, reaches init and powers off'),
+    Scenario('dom0-ours-pv-ours', 'pv', 'ours', dom0='ours',
+             doc='our kernel as PV domU, created by xl in our PV dom0'),
+    Scenario('dom0-ours-pvh-ref', 'pvh', 'ref', dom0='ours',
+             flake_retries=2, flake_note=PIT_FLAKE,
+             doc='the reference kernel as PVH domU, created by xl in our '
+             'PV dom0'),
+    Scenario('dom0-ours-pvh-ours', 'pvh', 'ours', dom0='ours',
+             doc='our kernel as PVH domU, created by xl in our PV dom0'),
+    Scenario('dom0-ours-control-pv-ours', 'pv', 'ours', dom0='ours',
+             control=True, timeout=240,
+             doc='xl vcpu-set down and up, xl reboot, xl shutdown on our PV '
+             'domU, from our PV dom0'),
+    Scenario('dom0-ours-control-pvh-ours', 'pvh', 'ours', dom0='ours',
+             control=True, timeout=240,
+             doc='the same on our PVH domU'),
+    Scenario('dom0-ours-boot20-pv-ref', 'pv', 'ref', dom0='ours', repeat=20,
+             timeout=60,
+             doc='the reference PV domU created 20 times in a row by our PV '
+             'dom0: every one must reach init and power off'),
+    Scenario('dom0-ours-boot20-pv-ours', 'pv', 'ours', dom0='ours',
+             repeat=20, timeout=60,
+             doc='the same with our PV domU'),
+    Scenario('dom0-ours-boot20-pvh-ref', 'pvh', 'ref', dom0='ours',
+             repeat=20, timeout=60, flake_retries=2, flake_note=PIT_FLAKE,
+             doc='the same with the reference PVH domU, whose PIT triple '
+             'faults are retried'),
+    Scenario('dom0-ours-boot20-pvh-ours', 'pvh', 'ours', dom0='ours',
+             repeat=20, timeout=60,
+             doc='the same with our PVH domU, no retry'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
              doc='our kernel as PVH domU under the reference dom0'),
     Scenario('clock-pvh-ours', 'pvh', 'ours', dom0='ref', clock=60,
@@ -359,7 +391,11 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'kunit-pv-ours', 'control-pv-ours', 'clock-pv-ours',
            'boot20-pv-ours', 'debian-pv-ours', 'blkfront-bad-pv-ours',
            'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours',
-           'memmap-pv-ours']
+           'memmap-pv-ours', 'dom0-ours', 'dom0-ours-pv-ref',
+           'dom0-ours-pv-ours', 'dom0-ours-pvh-ref', 'dom0-ours-pvh-ours',
+           'dom0-ours-control-pv-ours', 'dom0-ours-control-pvh-ours',
+           'dom0-ours-boot20-pv-ref', 'dom0-ours-boot20-pv-ours',
+           'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours']
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP

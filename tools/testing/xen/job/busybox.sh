@@ -78,7 +78,9 @@ run_domu() {
 		id= ti= cs= ce= hung= crashed= stop=
 		# pvops.stall=S: xenconsoled stopped for S seconds from init on.
 		stall=$(sed -n 's/.*pvops\.stall=\([0-9][0-9]*\).*/\1/p' "/job/cfg/$cfg")
-		if xl create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+		# xl's debug log goes to the create log; a create that hangs
+		# (the dom0 kernel's devices, say) is stopped at the limit.
+		if timeout -k 5 "$tmo" xl -vvv create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
 			id=$(xl domid "$n" 2>/dev/null)
 			say "domu $n uuid=$(xl list -v "$n" | grep -oE '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}')"
 			if [ -n "$setup" ]; then
