@@ -11,20 +11,22 @@
  * of this domain stands behind it.
  *
  * Xen treats an entry that maps a grant as the grant's: a page-table
- * update that drops it takes the whole domain down.  So every way the
- * process can lose the mapping (munmap, mremap, exit, a failed mmap)
+ * update that drops it is refused (a debug Xen raises a fault in the
+ * kernel) or leaves the grant in use for good.  So every way the
+ * process can lose the mapping (munmap, exit, a failed mmap, mremap)
  * first runs the mapping's MMU interval notifier, which unmaps the
  * grants through Xen and leaves the entries empty; the VMA cannot be
- * split, copied on fork or grown.
+ * split, moved, copied on fork or grown.
  *
  * Trust: the other domain may revoke nothing it granted while mapped;
  * Xen refuses a map of a grant that is not there (its status goes back
  * as the error) and keeps the frame until it is unmapped.  User space
  * is not trusted either: counts are bounded, offsets checked.
  *
- * Locking: gntdev_file.lock (mutex) orders the ioctls, mmap and
- * release; gntdev_map.lock (spinlock) guards a mapping's handles
- * between mmap and the notifier, which may run in any context.
+ * Locking: gntdev_file.lock (mutex) guards the file's list of maps; mmap
+ * takes it under the mmap lock, so nothing touches user memory with it
+ * held.  gntdev_map.lock (spinlock) guards a mapping's handles and VMA
+ * between mmap, close and the notifier, which may run in any context.
  */
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -225,16 +227,32 @@ static int gntdev_map_grants(struct gntdev_map *map, bool readonly)
 	return rc;
 }
 
+/*
+ * The notifier ran for the whole range before the VMA went.  Only the
+ * VMA the map was mmapped at owns it: a copy mremap made and then
+ * closed (gntdev_vma_mremap()) does not.
+ */
 static void gntdev_vma_close(struct vm_area_struct *vma)
 {
 	struct gntdev_map *map = vma->vm_private_data;
 	unsigned long flags;
 
-	/* The notifier ran for the whole range before the VMA went. */
+	if (READ_ONCE(map->vma) != vma)
+		return;
 	mmu_interval_notifier_remove(&map->notifier);
 	spin_lock_irqsave(&map->lock, flags);
 	map->vma = NULL;
 	spin_unlock_irqrestore(&map->lock, flags);
+}
+
+/*
+ * A move: the notifier has unmapped the grants from the old range, and
+ * the entries come back empty.  Refused, so the VMA stays where it was
+ * (its pages fault with SIGBUS until it is unmapped).
+ */
+static int gntdev_vma_mremap(struct vm_area_struct *vma)
+{
+	return -EINVAL;
 }
 
 static int gntdev_vma_may_split(struct vm_area_struct *vma, unsigned long addr)
@@ -245,6 +263,7 @@ static int gntdev_vma_may_split(struct vm_area_struct *vma, unsigned long addr)
 static const struct vm_operations_struct gntdev_vm_ops = {
 	.close		= gntdev_vma_close,
 	.may_split	= gntdev_vma_may_split,
+	.mremap		= gntdev_vma_mremap,
 };
 
 static struct gntdev_map *gntdev_find(struct gntdev_file *f, u64 index,
@@ -315,6 +334,11 @@ out:
 	return rc;
 }
 
+/*
+ * The ioctls copy from and to user space without gntdev_file.lock held:
+ * mmap takes it under the mmap lock, which a fault on user memory may
+ * need.
+ */
 static long gntdev_ioctl_map(struct gntdev_file *f,
 			     struct ioctl_gntdev_map_grant_ref __user *arg)
 {
@@ -327,8 +351,6 @@ static long gntdev_ioctl_map(struct gntdev_file *f,
 		return -EFAULT;
 	if (!head.count || head.count > GNTDEV_MAX_COUNT)
 		return -EINVAL;
-	if (f->mapped + head.count > READ_ONCE(limit))
-		return -ENOSPC;
 
 	map = kzalloc(sizeof(*map), GFP_KERNEL);
 	if (!map)
@@ -350,6 +372,12 @@ static long gntdev_ioctl_map(struct gntdev_file *f,
 	for (i = 0; i < head.count; i++)
 		map->handles[i] = GNTDEV_NO_HANDLE;
 
+	mutex_lock(&f->lock);
+	if (f->mapped + head.count > READ_ONCE(limit)) {
+		mutex_unlock(&f->lock);
+		gntdev_map_free(map);
+		return -ENOSPC;
+	}
 	/* The first gap of the offsets that holds it. */
 	list_for_each_entry(pos, &f->maps, list) {
 		if (pos->index >= index + head.count)
@@ -359,10 +387,14 @@ static long gntdev_ioctl_map(struct gntdev_file *f,
 	map->index = index;
 	list_add_tail(&map->list, &pos->list);
 	f->mapped += head.count;
+	mutex_unlock(&f->lock);
 
 	if (put_user(index << PAGE_SHIFT, &arg->index)) {
+		/* Nobody knows its offset: nobody can have mmapped it. */
+		mutex_lock(&f->lock);
 		list_del(&map->list);
 		f->mapped -= head.count;
+		mutex_unlock(&f->lock);
 		gntdev_map_free(map);
 		return -EFAULT;
 	}
@@ -374,17 +406,29 @@ static long gntdev_ioctl_unmap(struct gntdev_file *f,
 {
 	struct ioctl_gntdev_unmap_grant_ref op;
 	struct gntdev_map *map;
+	unsigned long flags;
+	bool mapped;
 
 	if (copy_from_user(&op, arg, sizeof(op)))
 		return -EFAULT;
+	mutex_lock(&f->lock);
 	map = gntdev_find(f, op.index >> PAGE_SHIFT, op.count);
-	if (!map)
+	if (!map) {
+		mutex_unlock(&f->lock);
 		return -ENOENT;
-	/* Still mmapped: it goes with the last munmap (the VMA holds it). */
-	if (READ_ONCE(map->vma))
+	}
+	/* Under its lock: a close that is clearing it has finished with it. */
+	spin_lock_irqsave(&map->lock, flags);
+	mapped = map->vma;
+	spin_unlock_irqrestore(&map->lock, flags);
+	if (mapped) {
+		/* Still mmapped: unmap it first (the VMA holds the map). */
+		mutex_unlock(&f->lock);
 		return -EBUSY;
+	}
 	list_del(&map->list);
 	f->mapped -= map->count;
+	mutex_unlock(&f->lock);
 	gntdev_map_free(map);
 	return 0;
 }
@@ -395,22 +439,25 @@ static long gntdev_ioctl_offset(struct gntdev_file *f,
 	struct ioctl_gntdev_get_offset_for_vaddr op;
 	struct gntdev_map *map;
 	unsigned long flags;
+	bool found = false;
 
 	if (copy_from_user(&op, arg, sizeof(op)))
 		return -EFAULT;
+	mutex_lock(&f->lock);
 	list_for_each_entry(map, &f->maps, list) {
-		bool here;
-
 		spin_lock_irqsave(&map->lock, flags);
-		here = map->vma && map->vma->vm_start == op.vaddr;
+		found = map->vma && map->vma->vm_start == op.vaddr;
 		spin_unlock_irqrestore(&map->lock, flags);
-		if (here) {
+		if (found) {
 			op.offset = map->index << PAGE_SHIFT;
 			op.count = map->count;
-			return copy_to_user(arg, &op, sizeof(op)) ? -EFAULT : 0;
+			break;
 		}
 	}
-	return -EINVAL;
+	mutex_unlock(&f->lock);
+	if (!found)
+		return -EINVAL;
+	return copy_to_user(arg, &op, sizeof(op)) ? -EFAULT : 0;
 }
 
 static long gntdev_ioctl_notify(struct gntdev_file *f,
@@ -419,6 +466,7 @@ static long gntdev_ioctl_notify(struct gntdev_file *f,
 	struct ioctl_gntdev_unmap_notify op;
 	struct gntdev_map *map;
 	unsigned long flags;
+	long rc = -ENOENT;
 	u64 page;
 
 	if (copy_from_user(&op, arg, sizeof(op)))
@@ -426,6 +474,7 @@ static long gntdev_ioctl_notify(struct gntdev_file *f,
 	if (op.action & ~(UNMAP_NOTIFY_CLEAR_BYTE | UNMAP_NOTIFY_SEND_EVENT))
 		return -EINVAL;
 	page = op.index >> PAGE_SHIFT;
+	mutex_lock(&f->lock);
 	list_for_each_entry(map, &f->maps, list) {
 		if (page < map->index || page >= map->index + map->count)
 			continue;
@@ -434,9 +483,11 @@ static long gntdev_ioctl_notify(struct gntdev_file *f,
 		map->notify_offset = op.index - (map->index << PAGE_SHIFT);
 		map->notify_port = op.event_channel_port;
 		spin_unlock_irqrestore(&map->lock, flags);
-		return 0;
+		rc = 0;
+		break;
 	}
-	return -ENOENT;
+	mutex_unlock(&f->lock);
+	return rc;
 }
 
 static long gntdev_ioctl(struct file *file, unsigned int cmd,
@@ -444,31 +495,22 @@ static long gntdev_ioctl(struct file *file, unsigned int cmd,
 {
 	struct gntdev_file *f = file->private_data;
 	void __user *p = (void __user *)arg;
-	long rc;
 
-	mutex_lock(&f->lock);
 	switch (cmd) {
 	case IOCTL_GNTDEV_MAP_GRANT_REF:
-		rc = gntdev_ioctl_map(f, p);
-		break;
+		return gntdev_ioctl_map(f, p);
 	case IOCTL_GNTDEV_UNMAP_GRANT_REF:
-		rc = gntdev_ioctl_unmap(f, p);
-		break;
+		return gntdev_ioctl_unmap(f, p);
 	case IOCTL_GNTDEV_GET_OFFSET_FOR_VADDR:
-		rc = gntdev_ioctl_offset(f, p);
-		break;
+		return gntdev_ioctl_offset(f, p);
 	case IOCTL_GNTDEV_SET_UNMAP_NOTIFY:
-		rc = gntdev_ioctl_notify(f, p);
-		break;
+		return gntdev_ioctl_notify(f, p);
 	case IOCTL_GNTDEV_SET_MAX_GRANTS:
 		/* Obsolete; the module parameter "limit" bounds a file. */
-		rc = 0;
-		break;
+		return 0;
 	default:
-		rc = -ENOTTY;
+		return -ENOTTY;
 	}
-	mutex_unlock(&f->lock);
-	return rc;
 }
 
 static int gntdev_open(struct inode *inode, struct file *file)

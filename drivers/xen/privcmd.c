@@ -69,8 +69,20 @@ static vm_fault_t privcmd_fault(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+/*
+ * The entries hold other domains' frames, which only an mmu_update that
+ * names their owner may write: a change of protection would rewrite
+ * them as this domain's, which Xen refuses.  Map again instead.
+ */
+static int privcmd_mprotect(struct vm_area_struct *vma, unsigned long start,
+			    unsigned long end, unsigned long newflags)
+{
+	return -EACCES;
+}
+
 static const struct vm_operations_struct privcmd_vm_ops = {
-	.fault	= privcmd_fault,
+	.fault		= privcmd_fault,
+	.mprotect	= privcmd_mprotect,
 };
 
 static int privcmd_mmap(struct file *file, struct vm_area_struct *vma)
@@ -94,6 +106,20 @@ static int privcmd_pte_addr(pte_t *pte, unsigned long addr, void *data)
 	return 0;
 }
 
+/* A batch of entries for one foreign domain, as privcmd_spread_errors() runs it. */
+struct privcmd_batch {
+	struct mmu_update *req;
+	domid_t dom;
+};
+
+static int privcmd_update(void *ctx, unsigned int first, unsigned int count,
+			  unsigned int *done)
+{
+	struct privcmd_batch *b = ctx;
+
+	return HYPERVISOR_mmu_update(b->req + first, count, done, b->dom);
+}
+
 /*
  * Map @n frames of @dom at @addr of @vma; each frame's result in @err.
  * Return: 0, or an error that stops the whole batch.
@@ -106,7 +132,8 @@ static int privcmd_map_frames(struct vm_area_struct *vma, unsigned long addr,
 		   _PAGE_SPECIAL;
 	struct mmu_update req[PRIVCMD_BATCH];
 	u64 ptes[PRIVCMD_BATCH], *next = ptes;
-	unsigned int i, done;
+	struct privcmd_batch b = { .req = req, .dom = dom };
+	unsigned int i;
 	int rc;
 
 	rc = apply_to_page_range(vma->vm_mm, addr, n << PAGE_SHIFT,
@@ -116,17 +143,9 @@ static int privcmd_map_frames(struct vm_area_struct *vma, unsigned long addr,
 	for (i = 0; i < n; i++) {
 		req[i].ptr = ptes[i];
 		req[i].val = ((u64)frames[i] << PAGE_SHIFT) | prot;
-		err[i] = 0;
 	}
 	/* Xen stops at the first frame it refuses: note it, go on after it. */
-	for (i = 0; i < n; i += done + 1) {
-		done = 0;
-		rc = HYPERVISOR_mmu_update(req + i, n - i, &done, dom);
-		if (!rc)
-			break;
-		if (i + done < n)
-			err[i + done] = rc;
-	}
+	privcmd_spread_errors(n, privcmd_update, &b, err);
 	return 0;
 }
 
@@ -161,8 +180,7 @@ static long privcmd_ioctl_mmapbatch(struct privcmd_file *f, void __user *arg)
 		return -EFAULT;
 	if (f->domid != DOMID_INVALID && f->domid != m.dom)
 		return -EPERM;
-	if (!m.num || m.num > (ULONG_MAX >> PAGE_SHIFT) ||
-	    !PAGE_ALIGNED(m.addr))
+	if (!privcmd_batch_ok(m.num, m.addr))
 		return -EINVAL;
 
 	/* User memory is touched only without the mmap lock held. */

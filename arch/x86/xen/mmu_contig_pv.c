@@ -118,8 +118,12 @@ static int xen_contig_exchange(unsigned long pfn, unsigned int order,
 	for (i = 0; i < nr >> out_order; i++)
 		out[i] = pfn + (i << out_order);
 	rc = xen_contig_remap(pfn, nr, NULL, true);
-	if (rc)
+	if (rc) {
+		/* Some entries went: put them all back as they were. */
+		WARN_ON(xen_contig_remap(pfn, nr, xen_contig_frames,
+					 in_order == 0));
 		return rc;
+	}
 	xen_contig_p2m(pfn, nr, NULL, true);
 
 	rc = HYPERVISOR_memory_op(XENMEM_exchange, &x);

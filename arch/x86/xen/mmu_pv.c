@@ -292,6 +292,14 @@ static bool xen_pv_defer(const void *entry, u64 val)
 #endif
 }
 
+/* Does a present entry map a frame that is not this domain's? */
+static bool xen_pv_foreign_entry(u64 val)
+{
+	return (val & _PAGE_PRESENT) &&
+	       __xen_m2p_entry((val & PTE_PFN_MASK) >> PAGE_SHIFT) ==
+	       INVALID_P2M_ENTRY;
+}
+
 /*
  * Write one entry.  A table Xen does not hold yet (a process's before
  * it is first loaded) is ordinary memory: the entry is stored.  One Xen
@@ -333,6 +341,17 @@ static void xen_pv_update(void *entry, u64 val, bool leaf)
 	one.ptr = ptr;
 	one.val = val;
 	rc = xen_mc_mmu_update(&one, 1);
+	if (rc && leaf && xen_pv_foreign_entry(val)) {
+		/*
+		 * Another domain's frame (a toolstack's mapping) written as
+		 * ours, as mremap writes what it moves: Xen refuses it and
+		 * the entry stays empty, which costs the process the page,
+		 * not the kernel.
+		 */
+		pr_warn_ratelimited("xen: entry %#llx: another domain's frame %#llx cannot be mapped as ours (%d); left unmapped\n",
+				    ptr, (val & PTE_PFN_MASK) >> PAGE_SHIFT, rc);
+		return;
+	}
 	if (rc)
 		xen_pv_mmu_failed("mmu_update", ptr, val, rc);
 }

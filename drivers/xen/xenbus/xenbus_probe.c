@@ -191,6 +191,8 @@ static int __init xenbus_init(void)
 		rc = xs_watch_init();
 	if (rc) {
 		pr_err("xenstore: cannot start: %d\n", rc);
+		/* xenfs must not offer a ring nobody will read. */
+		xs_local_intf = NULL;
 		return rc;
 	}
 
