@@ -34,8 +34,7 @@
 #include <xen/xen.h>
 #include <uapi/xen/evtchn.h>
 
-/* Ports one file can have queued, and so bound. */
-#define EVTCHN_DEV_QUEUE	1024
+#include "evtchn_queue.h"
 
 /**
  * struct evtchn_file - one open /dev/xen/evtchn
@@ -45,9 +44,6 @@
  * @restrict_domid: the only domain it may bind to, or DOMID_INVALID
  * @queue_lock: see the file comment
  * @queue: ports that had an event, not read yet
- * @head: index of the next to read
- * @count: how many are queued
- * @overflow: one was lost
  * @wait: readers and pollers
  */
 struct evtchn_file {
@@ -56,10 +52,7 @@ struct evtchn_file {
 	unsigned int nr_bound;
 	domid_t restrict_domid;
 	spinlock_t queue_lock;	/* see above */
-	evtchn_port_t queue[EVTCHN_DEV_QUEUE];
-	unsigned int head;
-	unsigned int count;
-	bool overflow;
+	struct evtchn_queue queue;
 	wait_queue_head_t wait;
 };
 
@@ -82,10 +75,7 @@ static irqreturn_t evtchn_dev_event(int irq, void *data)
 	unsigned long flags;
 
 	spin_lock_irqsave(&f->queue_lock, flags);
-	if (f->count < EVTCHN_DEV_QUEUE)
-		f->queue[(f->head + f->count++) % EVTCHN_DEV_QUEUE] = b->port;
-	else
-		f->overflow = true;
+	evtchn_queue_push(&f->queue, b->port);
 	spin_unlock_irqrestore(&f->queue_lock, flags);
 	wake_up_interruptible(&f->wait);
 	/* The port stays masked until the reader writes it back. */
@@ -97,7 +87,7 @@ static ssize_t evtchn_dev_read(struct file *file, char __user *buf,
 {
 	struct evtchn_file *f = file->private_data;
 	evtchn_port_t out[64];
-	unsigned int n, i;
+	unsigned int n;
 	int rc;
 
 	len = min_t(size_t, len, sizeof(out)) / sizeof(out[0]);
@@ -105,23 +95,19 @@ static ssize_t evtchn_dev_read(struct file *file, char __user *buf,
 		return 0;
 	for (;;) {
 		spin_lock_irq(&f->queue_lock);
-		if (f->overflow) {
+		if (f->queue.overflow) {
 			spin_unlock_irq(&f->queue_lock);
 			return -EFBIG;
 		}
-		n = min_t(unsigned int, f->count, len);
-		for (i = 0; i < n; i++)
-			out[i] = f->queue[(f->head + i) % EVTCHN_DEV_QUEUE];
-		f->head = (f->head + n) % EVTCHN_DEV_QUEUE;
-		f->count -= n;
+		n = evtchn_queue_pop(&f->queue, out, len);
 		spin_unlock_irq(&f->queue_lock);
 		if (n)
 			break;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		rc = wait_event_interruptible(f->wait,
-					      READ_ONCE(f->count) ||
-					      READ_ONCE(f->overflow));
+					      READ_ONCE(f->queue.count) ||
+					      READ_ONCE(f->queue.overflow));
 		if (rc)
 			return rc;
 	}
@@ -273,9 +259,7 @@ static long evtchn_dev_ioctl_locked(struct evtchn_file *f, unsigned int cmd,
 		return 0;
 	case IOCTL_EVTCHN_RESET:
 		spin_lock_irq(&f->queue_lock);
-		f->head = 0;
-		f->count = 0;
-		f->overflow = false;
+		evtchn_queue_reset(&f->queue);
 		spin_unlock_irq(&f->queue_lock);
 		return 0;
 	case IOCTL_EVTCHN_RESTRICT_DOMID:
@@ -308,7 +292,7 @@ static __poll_t evtchn_dev_poll(struct file *file, poll_table *wait)
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
 
 	poll_wait(file, &f->wait, wait);
-	if (READ_ONCE(f->count) || READ_ONCE(f->overflow))
+	if (READ_ONCE(f->queue.count) || READ_ONCE(f->queue.overflow))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }
