@@ -8,8 +8,8 @@ import re
 
 from harness_common import (
     MARK, domu_steps, emulator_fault, failed_step, fault_words, guest_down,
-    guest_oops, parse_fields, read, Result, without_msr_notices, xen_dmesg,
-    xen_fault)
+    guest_oops, parse_fields, read, Result, symbol, without_msr_notices,
+    xen_dmesg, xen_fault)
 
 
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
@@ -151,7 +151,8 @@ def judge_debian_repeat(s, out, serial):
             # steps after it was another boot of the disk.
             bad = 'triple fault, then restarted by xl'
         if bad:
-            if emulator_fault(f) and not guest_oops(console):
+            sym = symbol(out, s.kernel, (f or {}).get('rip', ''))
+            if emulator_fault(f, sym) and not guest_oops(console):
                 stopped.append(f'boot {k} ({bad}): '
                                + fault_words(s, out, d, f))
                 continue

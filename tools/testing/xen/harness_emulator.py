@@ -25,7 +25,7 @@ XEN_ARGS = ('console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M '
             'dom0_max_vcpus=1 dom0_vcpus_pin loglvl=all guest_loglvl=all '
             'conring_size=1M')
 # conring_size: Xen's ring (16 KiB by default) keeps a triple fault's
-# dump for dom0's xl dmesg (job/lib.sh emulator_fault) after other output.
+# dump for dom0's xl dmesg (job/lib.sh triple_fault) after other output.
 # dom0 has one vCPU, so its backends would offer one queue a device;
 # two let the frontends' multi-queue paths run (for either domU kernel).
 

@@ -80,16 +80,16 @@ stuck_dump() {
 
 # run_debian_repeat NAME CFG TIMEOUT COUNT: run_debian COUNT times in a
 # row on the same disk (NAME-a1, NAME-a2, ...); the first failure ends it,
-# unless the emulator's own fault stopped that boot (emulator_fault):
-# then the disk is repaired and the boots after it still run, and the
-# judge reports the one stopped with Xen's dump.
+# unless Xen saw that boot triple-fault (triple_fault): then the disk is
+# repaired and the boots after it still run, and the judge decides from
+# Xen's dump whether the emulator or the guest stopped it.
 run_debian_repeat() {
 	k=1
 	while [ $k -le $4 ]; do
 		if ! run_debian "$1" "$2" "$3" net "a$k"; then
-			rip=$([ -n "$domid" ] && emulator_fault "$domid") || return 1
+			rip=$([ -n "$domid" ] && triple_fault "$domid") || return 1
 			rip=${rip##*[<}
-			say "domu $1-a$k debian emulator_fault=$domid rip=${rip%%>*}"
+			say "domu $1-a$k debian triple_fault=$domid rip=${rip%%>*}"
 			debian_repair "$1"
 		fi
 		k=$((k + 1))
