@@ -188,6 +188,18 @@ def main():
         print(f'harness: create to init, mean of 20, ours/ref: '
               f'{rates["boot20-pvh-ours"]:.2f}/{rates["boot20-pvh-ref"]:.2f} s'
               f' = {rates["boot20-pvh-ours"] / rates["boot20-pvh-ref"]:.2f}')
+    # Our dom0 against the reference's, in the same run (single figures).
+    if 'dom0-ours' in rates and 'dom0-ref' in rates:
+        print(f'harness: dom0 toolstack up (uptime), ours/ref: '
+              f'{rates["dom0-ours"]:.1f}/{rates["dom0-ref"]:.1f} s = '
+              f'{rates["dom0-ours"] / rates["dom0-ref"]:.2f}')
+    for kind in ('pv-ref', 'pv-ours', 'pvh-ref', 'pvh-ours'):
+        mine, theirs = f'dom0-ours-boot20-{kind}', f'boot20-{kind}'
+        if mine in rates and theirs in rates:
+            print(f'harness: {kind} domU create to init, mean of 20, '
+                  f'our dom0/reference dom0: {rates[mine]:.2f}/'
+                  f'{rates[theirs]:.2f} s = '
+                  f'{rates[mine] / rates[theirs]:.2f}')
     words, rc = tally(results)
     print(f'harness: {words}')
     return rc

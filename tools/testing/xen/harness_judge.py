@@ -126,8 +126,10 @@ def judge_dom0(s, serial, in_time=True):
                                    a.get('ports') != b.get('ports')):
             return Result(s, False, 'dom0 kept what its guests took' + left,
                           serial)
+    up = float(f.get('uptime', 0)) or None
     return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
-                  'up' + left, serial)
+                  'up' + (f' at {up:.1f} s of uptime' if up else '') + left,
+                  serial, metric=up)
 
 
 def judge_xen(scens, d, in_time=True):
