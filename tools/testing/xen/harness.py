@@ -38,7 +38,8 @@ import time
 
 import harness_kunit
 from harness_common import (
-    GUEST_TYPE, HERE, MARK, log, read, tally, verdict_line)
+    GUEST_TYPE, HERE, MARK, log, read, Result, tally, verdict_line)
+from harness_bench import ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
 from harness_micro import micro_summary
@@ -67,6 +68,38 @@ def rejudge(logdir, scens):
     words, rc = tally(results)
     print(f'harness: {words} (re-judged)')
     return rc
+
+
+def run_dom0_pairs(s, kernels, assets, logdir):
+    """@s.pairs pairs of Xen boots with no guest, one with our dom0 and
+    one with the reference's (ours first, then the reference first, and
+    so on): every dom0's toolstack must come up; the ratio of the
+    uptimes at which it did, per pair, with their mean and interval."""
+    ratios, bad, ups = [], [], {'ours': [], 'ref': []}
+    for i in range(s.pairs):
+        up = {}
+        for k in ('ours', 'ref') if i % 2 == 0 else ('ref', 'ours'):
+            one = dataclasses.replace(s, name=f'dom0-{k}', kernel=k, pairs=0)
+            r = run_xen(k, [one], kernels, assets,
+                        os.path.join(logdir, f'{s.name}-{i + 1}'))[0]
+            if not r.ok:
+                bad.append(f'pair {i + 1}, {k}: {r.why}')
+            elif r.metric:
+                up[k] = r.metric
+                ups[k].append(r.metric)
+        if len(up) == 2:
+            ratios.append(up['ours'] / up['ref'])
+            log(f'{s.name} pair {i + 1}: toolstack up at {up["ours"]:.1f} s '
+                f'(ours), {up["ref"]:.1f} s (reference): '
+                f'{ratios[-1]:.2f}')
+    spread = '; '.join(f'{k} {min(v):.1f}-{max(v):.1f} s' for k, v in
+                       ups.items() if v)
+    words = (f'{2 * s.pairs - len(bad)} of {2 * s.pairs} dom0 boots brought '
+             f'the toolstack up ({spread}); ours/ref over {len(ratios)} '
+             f'pairs: {ratio_interval(ratios, lower_better=True)}')
+    if bad:
+        words += '; ' + '; '.join(bad)
+    return Result(s, not bad, words, os.path.join(logdir, f'{s.name}-1'))
 
 
 def main():
@@ -142,8 +175,11 @@ def main():
     for s in scens:
         if s.role == 'native':
             results.append(run_native(s, kernels, a.assets, logdir))
+        elif s.role == 'dom0' and s.pairs:
+            results.append(run_dom0_pairs(s, kernels, a.assets, logdir))
     for k in ('ref', 'ours'):
         group = [s for s in scens if s.role != 'native' and
+                 not (s.role == 'dom0' and s.pairs) and
                  (s.dom0 or s.kernel) == k]
         if group:
             results += run_xen(k, group, kernels, a.assets, logdir)

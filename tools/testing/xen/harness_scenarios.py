@@ -73,6 +73,12 @@ SCENARIOS = [
              doc='reference kernel as PVH domU reaches init'),
     Scenario('dom0-ours', 'dom0', 'ours', timeout=180,
              doc='our kernel as PV dom0'),
+    Scenario('dom0-boot-pairs', 'dom0', 'ours', pairs=10,
+             doc='10 pairs of Xen boots with no guest, one with our dom0 '
+             'and one with the reference\'s (ours first, then the '
+             'reference first, and so on): every toolstack must come up; '
+             'prints the ours/ref ratio of the uptimes at which it did, '
+             'per pair and their mean with its 95% interval'),
     Scenario('dom0-ours-pv-ref', 'pv', 'ref', dom0='ours',
              doc='the reference kernel as PV domU, created by xl in our '
              'PV dom0, reaches init and powers off'),
