@@ -189,8 +189,7 @@ static int gntdev_pte_addr(pte_t *pte, unsigned long addr, void *data)
 	struct gntdev_map *map = data;
 	unsigned int i = (addr - map->vma->vm_start) >> PAGE_SHIFT;
 
-	map->ptes[i] = ((u64)arbitrary_virt_to_mfn(pte) << PAGE_SHIFT) |
-		       offset_in_page(pte);
+	map->ptes[i] = arbitrary_virt_to_machine(pte);
 	return 0;
 }
 
@@ -265,6 +264,23 @@ static const struct vm_operations_struct gntdev_vm_ops = {
 	.may_split	= gntdev_vma_may_split,
 	.mremap		= gntdev_vma_mremap,
 };
+
+/*
+ * Whether @map is mmapped, and where (@start), read under its lock: a
+ * close that is clearing it has finished with the map once this returns.
+ */
+static bool gntdev_mapped_at(struct gntdev_map *map, unsigned long *start)
+{
+	unsigned long flags;
+	bool mapped;
+
+	spin_lock_irqsave(&map->lock, flags);
+	mapped = map->vma;
+	if (mapped)
+		*start = map->vma->vm_start;
+	spin_unlock_irqrestore(&map->lock, flags);
+	return mapped;
+}
 
 static struct gntdev_map *gntdev_find(struct gntdev_file *f, u64 index,
 				      unsigned int count)
@@ -406,8 +422,7 @@ static long gntdev_ioctl_unmap(struct gntdev_file *f,
 {
 	struct ioctl_gntdev_unmap_grant_ref op;
 	struct gntdev_map *map;
-	unsigned long flags;
-	bool mapped;
+	unsigned long start;
 
 	if (copy_from_user(&op, arg, sizeof(op)))
 		return -EFAULT;
@@ -417,11 +432,7 @@ static long gntdev_ioctl_unmap(struct gntdev_file *f,
 		mutex_unlock(&f->lock);
 		return -ENOENT;
 	}
-	/* Under its lock: a close that is clearing it has finished with it. */
-	spin_lock_irqsave(&map->lock, flags);
-	mapped = map->vma;
-	spin_unlock_irqrestore(&map->lock, flags);
-	if (mapped) {
+	if (gntdev_mapped_at(map, &start)) {
 		/* Still mmapped: unmap it first (the VMA holds the map). */
 		mutex_unlock(&f->lock);
 		return -EBUSY;
@@ -438,16 +449,14 @@ static long gntdev_ioctl_offset(struct gntdev_file *f,
 {
 	struct ioctl_gntdev_get_offset_for_vaddr op;
 	struct gntdev_map *map;
-	unsigned long flags;
+	unsigned long start;
 	bool found = false;
 
 	if (copy_from_user(&op, arg, sizeof(op)))
 		return -EFAULT;
 	mutex_lock(&f->lock);
 	list_for_each_entry(map, &f->maps, list) {
-		spin_lock_irqsave(&map->lock, flags);
-		found = map->vma && map->vma->vm_start == op.vaddr;
-		spin_unlock_irqrestore(&map->lock, flags);
+		found = gntdev_mapped_at(map, &start) && start == op.vaddr;
 		if (found) {
 			op.offset = map->index << PAGE_SHIFT;
 			op.count = map->count;

@@ -101,8 +101,7 @@ static int privcmd_pte_addr(pte_t *pte, unsigned long addr, void *data)
 {
 	u64 **next = data;
 
-	*(*next)++ = ((u64)arbitrary_virt_to_mfn(pte) << PAGE_SHIFT) |
-		     offset_in_page(pte) | MMU_NORMAL_PT_UPDATE;
+	*(*next)++ = arbitrary_virt_to_machine(pte) | MMU_NORMAL_PT_UPDATE;
 	return 0;
 }
 

@@ -61,8 +61,7 @@ static int xen_contig_remap(unsigned long pfn, unsigned int nr,
 
 			val = prot | (mfn << PAGE_SHIFT);
 		}
-		req[n].ptr = (((u64)pfn_to_mfn(PFN_DOWN(__pa(pte)))) << PAGE_SHIFT |
-			      offset_in_page(pte)) | MMU_NORMAL_PT_UPDATE;
+		req[n].ptr = phys_to_machine(__pa(pte)) | MMU_NORMAL_PT_UPDATE;
 		req[n].val = val;
 		if (++n == XEN_CONTIG_BATCH || i == nr - 1) {
 			rc = xen_mc_mmu_update(req, n);

@@ -114,4 +114,17 @@ static inline void *mfn_to_virt(unsigned long mfn)
 
 unsigned long arbitrary_virt_to_mfn(const void *v);
 
+/**
+ * arbitrary_virt_to_machine() - the machine address behind a kernel address
+ * @v: a mapped kernel address (direct map, image, vmalloc, fixmap)
+ *
+ * Return: the machine address, as Xen takes it for a page-table entry
+ * (mmu_update, a grant map with GNTMAP_contains_pte).
+ */
+static inline u64 arbitrary_virt_to_machine(const void *v)
+{
+	return ((u64)arbitrary_virt_to_mfn(v) << PAGE_SHIFT) |
+	       offset_in_page(v);
+}
+
 #endif /* _ASM_X86_XEN_PAGE_H */
