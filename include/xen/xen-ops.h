@@ -47,6 +47,15 @@ int xen_create_contiguous_region(phys_addr_t pstart, unsigned int order,
 				 dma_addr_t *dma_handle);
 void xen_destroy_contiguous_region(phys_addr_t pstart, unsigned int order);
 
+struct page;
+
+/* A PV guest's frames given back and taken again (mmu_reserve_pv.c). */
+int xen_pv_release_frames(struct page **pages, unsigned int nr);
+int xen_pv_claim_frames(struct page **pages, unsigned int nr);
+
+/* The pool of empty pages (drivers/xen/unpopulated.c). */
+void xen_unpopulated_trim(unsigned long keep);
+
 struct dentry;
 
 /* debugfs xen/, where our files go (arch/x86/xen/enlighten.c). */

@@ -84,6 +84,11 @@ struct page;
 bool xen_biovec_phys_mergeable(const struct bio_vec *vec1,
 			       const struct page *page);
 
+#if IS_ENABLED(CONFIG_XEN)
+int xen_alloc_unpopulated_pages(unsigned int nr_pages, struct page **pages);
+void xen_free_unpopulated_pages(unsigned int nr_pages, struct page **pages);
+#endif
+
 #if IS_ENABLED(CONFIG_XEN_DOM0) && IS_ENABLED(CONFIG_ACPI)
 bool xen_processor_present(u32 acpi_id);
 #else

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A PV guest's pages handed back to Xen and taken again, one by one.
+ *
+ * The pool of empty pages (drivers/xen/unpopulated.c) and, later, the
+ * balloon give the machine frame behind a page back to Xen and keep the
+ * page itself, with no memory behind it, for something else to stand in
+ * its place (a grant another domain maps there) or for the day memory
+ * comes back.  In a PV guest the frame is in three places: the P2M, the
+ * direct map's entry for the page, and Xen's own accounting.  Xen frees a
+ * frame only once nothing maps it, so the direct-map entry goes first,
+ * then the P2M entry, then the frame (XENMEM_decrease_reservation); taking
+ * a frame is the same backwards (XENMEM_populate_physmap, which for a PV
+ * guest returns the frames it chose and fills in the M2P itself).
+ *
+ * Callers hold the pages (allocated, not free) and serialise calls on the
+ * same pages; different pages may go at once: the only shared state is
+ * Xen's and the P2M's, and the P2M is updated entry by entry.
+ */
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <asm/tlbflush.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/page.h>
+#include <xen/interface/memory.h>
+#include <xen/xen.h>
+#include <xen/xen-ops.h>
+
+#include "multicall.h"
+#include "p2m.h"
+#include "xen-ops.h"
+
+/* Frames per hypercall: the arrays live on the stack. */
+#define XEN_RESERVE_BATCH	32
+
+/*
+ * Point the direct map of @pages at @frames (or at nothing when @frames
+ * is NULL), in one batch, then flush every CPU's TLB: other CPUs may hold
+ * the old translations of these pages.
+ */
+static int xen_reserve_remap(struct page **pages, unsigned int nr,
+			     const xen_pfn_t *frames)
+{
+	struct mmu_update req[XEN_RESERVE_BATCH];
+	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_ALL };
+	u64 prot = pgprot_val(PAGE_KERNEL) & __supported_pte_mask;
+	unsigned int i, level;
+	int rc;
+
+	for (i = 0; i < nr; i++) {
+		pte_t *pte = lookup_address((unsigned long)page_address(pages[i]),
+					    &level);
+
+		if (WARN_ON_ONCE(!pte || level != PG_LEVEL_4K))
+			return -EINVAL;
+		req[i].ptr = arbitrary_virt_to_machine(pte) | MMU_NORMAL_PT_UPDATE;
+		req[i].val = frames ? prot | ((u64)frames[i] << PAGE_SHIFT) : 0;
+	}
+	rc = xen_mc_mmu_update(req, nr);
+	if (rc)
+		return rc;
+	return HYPERVISOR_mmuext_op(&flush, 1, NULL, DOMID_SELF);
+}
+
+static void xen_reserve_p2m(struct page **pages, unsigned int nr,
+			    const xen_pfn_t *frames)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		WARN_ON(xen_p2m_set(&xen_p2m, page_to_pfn(pages[i]),
+				    frames ? frames[i] : XEN_P2M_MISSING));
+}
+
+static int xen_reserve_op(unsigned int cmd, xen_pfn_t *frames, unsigned int nr)
+{
+	struct xen_memory_reservation r = {
+		.extent_start = frames,
+		.nr_extents = nr,
+		.extent_order = 0,
+		.domid = DOMID_SELF,
+	};
+
+	return HYPERVISOR_memory_op(cmd, &r);
+}
+
+/* Release up to XEN_RESERVE_BATCH frames; how many went, or an error. */
+static int xen_release_batch(struct page **pages, unsigned int nr)
+{
+	xen_pfn_t frames[XEN_RESERVE_BATCH];
+	unsigned int i;
+	int rc, done;
+
+	for (i = 0; i < nr; i++) {
+		frames[i] = __xen_p2m_entry(page_to_pfn(pages[i]));
+		if (frames[i] == INVALID_P2M_ENTRY ||
+		    (frames[i] & IDENTITY_FRAME_BIT))
+			return -EINVAL;
+	}
+	rc = xen_reserve_remap(pages, nr, NULL);
+	if (rc) {
+		WARN_ON(xen_reserve_remap(pages, nr, frames));
+		return rc;
+	}
+	xen_reserve_p2m(pages, nr, NULL);
+	done = xen_reserve_op(XENMEM_decrease_reservation, frames, nr);
+	if (done < 0)
+		done = 0;
+	if (done < nr) {
+		/* Xen kept the rest: they are this guest's as before. */
+		xen_reserve_p2m(pages + done, nr - done, frames + done);
+		WARN_ON(xen_reserve_remap(pages + done, nr - done,
+					  frames + done));
+	}
+	return done;
+}
+
+/* Populate up to XEN_RESERVE_BATCH pages; how many got a frame. */
+static int xen_claim_batch(struct page **pages, unsigned int nr)
+{
+	xen_pfn_t frames[XEN_RESERVE_BATCH];
+	unsigned int i;
+	int done;
+
+	for (i = 0; i < nr; i++) {
+		if (WARN_ON(__xen_p2m_entry(page_to_pfn(pages[i])) !=
+			    INVALID_P2M_ENTRY))
+			return -EINVAL;
+		frames[i] = page_to_pfn(pages[i]);
+	}
+	done = xen_reserve_op(XENMEM_populate_physmap, frames, nr);
+	if (done <= 0)
+		return done;
+	xen_reserve_p2m(pages, done, frames);
+	if (xen_reserve_remap(pages, done, frames)) {
+		/* The frames are ours but unmapped: that much is lost. */
+		pr_err("xen: %d populated pages cannot be mapped\n", done);
+		return -EIO;
+	}
+	return done;
+}
+
+/**
+ * xen_pv_release_frames() - give the frames behind pages back to Xen
+ * @pages: pages the caller owns, mapped in the direct map, in no order
+ * @nr: how many
+ *
+ * The pages stay the caller's, with no memory behind them: not mapped in
+ * the direct map, missing in the P2M.  Their content is lost.
+ *
+ * Return: how many of the first pages went (the rest are as they were),
+ * or a negative errno when none did.
+ */
+int xen_pv_release_frames(struct page **pages, unsigned int nr)
+{
+	unsigned int done = 0, n;
+	int rc = 0;
+
+	if (!xen_pv_domain())
+		return -EINVAL;
+	while (done < nr) {
+		n = min(nr - done, XEN_RESERVE_BATCH);
+		rc = xen_release_batch(pages + done, n);
+		if (rc <= 0)
+			break;
+		done += rc;
+		if (rc < n)	/* Xen did less: it has no more to do */
+			break;
+	}
+	return done ?: rc;
+}
+EXPORT_SYMBOL_GPL(xen_pv_release_frames);
+
+/**
+ * xen_pv_claim_frames() - give pages memory again
+ * @pages: pages xen_pv_release_frames() emptied
+ * @nr: how many
+ *
+ * Return: how many of the first pages got a frame and are mapped again
+ * (Xen may have fewer to give), or a negative errno when none did.
+ */
+int xen_pv_claim_frames(struct page **pages, unsigned int nr)
+{
+	unsigned int done = 0, n;
+	int rc = 0;
+
+	if (!xen_pv_domain())
+		return -EINVAL;
+	while (done < nr) {
+		n = min(nr - done, XEN_RESERVE_BATCH);
+		rc = xen_claim_batch(pages + done, n);
+		if (rc <= 0)
+			break;
+		done += rc;
+		if (rc < n)	/* Xen did less: it has no more to do */
+			break;
+	}
+	return done ?: rc;
+}
+EXPORT_SYMBOL_GPL(xen_pv_claim_frames);
