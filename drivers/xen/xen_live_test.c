@@ -6,6 +6,8 @@
  * Event channels: a port of this domain connected to another of its own
  * ports, so an event sent on one arrives on the other.  Grants: pages
  * granted to this domain itself, copied through with GNTTABOP_copy.
+ * Rings: two pages granted to ourselves mapped as a backend maps a
+ * frontend's ring.  The pool of empty pages: Xen's count of our pages.
  * Xenstore: round trips under this domain's data/ node, which the guest
  * may write, and 32 threads each reading 1,000 times at once.  Time: the
  * runstate areas Xen keeps and the steal clock built on them.
@@ -23,8 +25,11 @@
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <asm/paravirt.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/page.h>
 #include <xen/events.h>
 #include <xen/grant_table.h>
+#include <xen/interface/memory.h>
 #include <xen/interface/vcpu.h>
 #include <xen/xenbus.h>
 #include <xen/xen-ops.h>
@@ -356,9 +361,140 @@ static void grant_grow_test(struct kunit *test)
 	gnttab_free_grant_references(head);
 }
 
+/*
+ * A backend's view of a ring, with this domain as both ends: two pages
+ * granted to ourselves, mapped with xenbus_map_ring_valloc() at one
+ * address (a vmalloc area whose entries Xen fills).  While mapped the
+ * grants are in use and cannot be taken back; once unmapped they can.
+ */
+static void grant_map_ring_self_test(struct kunit *test)
+{
+	struct xenbus_device *xdev = kunit_kzalloc(test, sizeof(*xdev),
+						   GFP_KERNEL);
+	struct page *pages[2];
+	grant_ref_t refs[2];
+	domid_t self = own_domid();
+	unsigned char *ring;
+	void *addr;
+	int i, ref;
+
+	/*
+	 * An HVM container's frame sits at one guest frame only: mapping
+	 * its own grant elsewhere moves it there and leaves a hole where
+	 * the page was.  Only a PV guest can be both ends.
+	 */
+	if (!xen_pv_domain())
+		kunit_skip(test, "an HVM container cannot map its own grants");
+	KUNIT_ASSERT_NOT_NULL(test, xdev);
+	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
+	xdev->dev.init_name = "kunit-ring";
+	xdev->nodename = "data/kunit-ring";
+	xdev->otherend_id = self;
+	for (i = 0; i < 2; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		memset(page_address(pages[i]), 0x30 + i, PAGE_SIZE);
+		ref = gnttab_grant_foreign_access(self,
+						  xen_page_to_gfn(pages[i]), 0);
+		KUNIT_ASSERT_GE(test, ref, 0);
+		refs[i] = ref;
+	}
+
+	KUNIT_ASSERT_EQ(test, xenbus_map_ring_valloc(xdev, refs, 2, &addr), 0);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	ring = addr;
+	/* In order, whole, and the same memory both ways. */
+	KUNIT_EXPECT_EQ(test, ring[0], 0x30);
+	KUNIT_EXPECT_EQ(test, ring[PAGE_SIZE - 1], 0x30);
+	KUNIT_EXPECT_EQ(test, ring[PAGE_SIZE], 0x31);
+	KUNIT_EXPECT_EQ(test, ring[2 * PAGE_SIZE - 1], 0x31);
+	ring[PAGE_SIZE + 7] = 0xa5;
+	KUNIT_EXPECT_EQ(test, ((unsigned char *)page_address(pages[1]))[7],
+			0xa5);
+	KUNIT_EXPECT_EQ(test, gnttab_try_end_foreign_access(refs[0]), 0);
+
+	KUNIT_EXPECT_EQ(test, xenbus_unmap_ring_vfree(xdev, addr), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_unmap_ring_vfree(xdev, addr), -ENOENT);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, gnttab_try_end_foreign_access(refs[i]), 1);
+		__free_page(pages[i]);
+	}
+}
+
+/*
+ * A ring whose second grant is not there: the map fails whole and
+ * the first grant, mapped for a moment, is free again.  In an HVM
+ * container (which cannot map its own grants, see above) both are
+ * missing: the failure and its unwinding through the empty pages.
+ */
+static void grant_map_ring_bad_ref_test(struct kunit *test)
+{
+	struct xenbus_device *xdev = kunit_kzalloc(test, sizeof(*xdev),
+						   GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	domid_t self = own_domid();
+	grant_ref_t refs[2], head;
+	void *addr = (void *)1;
+	int ref, unused;
+
+	KUNIT_ASSERT_NOT_NULL(test, xdev);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
+	xdev->dev.init_name = "kunit-ring";
+	xdev->nodename = "data/kunit-ring";
+	xdev->otherend_id = self;
+	ref = gnttab_grant_foreign_access(self, xen_page_to_gfn(page), 0);
+	KUNIT_ASSERT_GE(test, ref, 0);
+	/* A reference of ours that grants nothing. */
+	KUNIT_ASSERT_EQ(test, gnttab_alloc_grant_references(1, &head), 0);
+	unused = gnttab_claim_grant_reference(&head);
+	KUNIT_ASSERT_GE(test, unused, 0);
+	refs[0] = xen_pv_domain() ? ref : unused;
+	refs[1] = unused;
+
+	KUNIT_EXPECT_LT(test, xenbus_map_ring_valloc(xdev, refs, 2, &addr), 0);
+	KUNIT_EXPECT_NULL(test, addr);
+	KUNIT_EXPECT_EQ(test, xenbus_map_ring_valloc(xdev, refs, 0, &addr),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, gnttab_try_end_foreign_access(ref), 1);
+	gnttab_release_grant_reference(&head, unused);
+	gnttab_free_grant_references(head);
+	__free_page(page);
+}
+
+/*
+ * Pages with no memory behind them: Xen's count of this domain's pages
+ * drops by as many while they are out, and comes back once the pool is
+ * told to keep none.
+ */
+static void unpopulated_pages_test(struct kunit *test)
+{
+	domid_t self = DOMID_SELF;
+	struct page *pages[8];
+	long before, during;
+
+	/* No idle pages: each one handed out is a frame given back. */
+	xen_unpopulated_trim(0);
+	before = HYPERVISOR_memory_op(XENMEM_current_reservation, &self);
+	KUNIT_ASSERT_GT(test, before, 0L);
+	KUNIT_ASSERT_EQ(test, xen_alloc_unpopulated_pages(8, pages), 0);
+	during = HYPERVISOR_memory_op(XENMEM_current_reservation, &self);
+	KUNIT_EXPECT_EQ(test, during, before - 8);
+	if (xen_pv_domain())
+		KUNIT_EXPECT_EQ(test, pfn_to_mfn(page_to_pfn(pages[0])),
+				INVALID_P2M_ENTRY);
+	xen_free_unpopulated_pages(8, pages);
+	xen_unpopulated_trim(0);
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_memory_op(XENMEM_current_reservation,
+						   &self), before);
+}
+
 static struct kunit_case grant_live_cases[] = {
 	KUNIT_CASE(grant_copy_self_test),
 	KUNIT_CASE(grant_grow_test),
+	KUNIT_CASE(grant_map_ring_self_test),
+	KUNIT_CASE(grant_map_ring_bad_ref_test),
+	KUNIT_CASE(unpopulated_pages_test),
 	{}
 };
 

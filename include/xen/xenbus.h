@@ -180,7 +180,13 @@ int __must_check __xenbus_register_frontend(struct xenbus_driver *drv,
 					    const char *mod_name);
 #define xenbus_register_frontend(drv) \
 	__xenbus_register_frontend(drv, THIS_MODULE, KBUILD_MODNAME)
+int __must_check __xenbus_register_backend(struct xenbus_driver *drv,
+					   struct module *owner,
+					   const char *mod_name);
+#define xenbus_register_backend(drv) \
+	__xenbus_register_backend(drv, THIS_MODULE, KBUILD_MODNAME)
 void xenbus_unregister_driver(struct xenbus_driver *drv);
+int xenbus_dev_is_online(struct xenbus_device *dev);
 
 char **xenbus_directory(struct xenbus_transaction t, const char *dir,
 			const char *node, unsigned int *num);
@@ -252,6 +258,10 @@ int xenbus_setup_ring(struct xenbus_device *dev, gfp_t gfp, void **vaddr,
 		      unsigned int nr_pages, grant_ref_t *grefs);
 void xenbus_teardown_ring(void **vaddr, unsigned int nr_pages,
 			  grant_ref_t *grefs);
+
+int xenbus_map_ring_valloc(struct xenbus_device *dev, grant_ref_t *gnt_refs,
+			   unsigned int nr_grefs, void **vaddr);
+int xenbus_unmap_ring_vfree(struct xenbus_device *dev, void *vaddr);
 
 int xenbus_alloc_evtchn(struct xenbus_device *dev, evtchn_port_t *port);
 int xenbus_free_evtchn(struct xenbus_device *dev, evtchn_port_t port);

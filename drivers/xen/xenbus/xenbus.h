@@ -6,7 +6,8 @@
  * interrupt handler matches replies to them; xenbus_xs.c builds requests and
  * owns watches; xenbus_probe.c finds the ring and starts it all;
  * xenbus_bus.c is the device model common to frontends and backends,
- * xenbus_probe_frontend.c the frontend bus.
+ * xenbus_probe_frontend.c the frontend bus, xenbus_probe_backend.c the
+ * backend bus.
  */
 #ifndef _XEN_XENBUS_XENBUS_H
 #define _XEN_XENBUS_XENBUS_H
@@ -70,6 +71,7 @@ struct xenbus_bus {
 };
 
 extern const struct bus_type xb_frontend_bus_type;
+extern const struct bus_type xb_backend_bus_type;
 
 int xb_bus_register(struct xenbus_bus *xbus);
 int xb_bus_init(struct xenbus_bus *xbus);

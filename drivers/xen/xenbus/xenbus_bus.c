@@ -230,7 +230,13 @@ static int xb_uevent(const struct device *d, struct kobj_uevent_env *env)
 
 	if (add_uevent_var(env, "XENBUS_TYPE=%s", xdev->devicetype) ||
 	    add_uevent_var(env, "XENBUS_PATH=%s", xdev->nodename) ||
-	    add_uevent_var(env, "MODALIAS=xen:%s", xdev->devicetype))
+	    add_uevent_var(env, "MODALIAS=xen%s:%s",
+			   xdev->bus->frontend ? "" : "-backend",
+			   xdev->devicetype))
+		return -ENOMEM;
+	/* Hotplug scripts that serve backends find the bus's root here. */
+	if (!xdev->bus->frontend &&
+	    add_uevent_var(env, "XENBUS_BASE_PATH=%s", xdev->bus->root))
 		return -ENOMEM;
 	if (d->driver && to_xenbus_driver(d->driver)->uevent)
 		return to_xenbus_driver(d->driver)->uevent(xdev, env);
@@ -254,7 +260,11 @@ static DEVICE_ATTR_RO(devtype);
 static ssize_t modalias_show(struct device *d, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "xen:%s\n", to_xenbus_device(d)->devicetype);
+	const struct xenbus_device *xdev = to_xenbus_device(d);
+
+	return sysfs_emit(buf, "xen%s:%s\n",
+			  xdev->bus->frontend ? "" : "-backend",
+			  xdev->devicetype);
 }
 static DEVICE_ATTR_RO(modalias);
 
@@ -469,6 +479,16 @@ const struct bus_type xb_frontend_bus_type = {
 	.probe = xb_probe,
 	.remove = xb_remove,
 	.shutdown = xb_shutdown,
+	.dev_groups = xb_dev_groups,
+};
+
+/* The backend bus, /sys/bus/xen-backend. */
+const struct bus_type xb_backend_bus_type = {
+	.name = "xen-backend",
+	.match = xb_match,
+	.uevent = xb_uevent,
+	.probe = xb_probe,
+	.remove = xb_remove,
 	.dev_groups = xb_dev_groups,
 };
 
