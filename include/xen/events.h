@@ -88,7 +88,9 @@ void xen_poll_irq(int irq);
 
 int xen_pirq_to_irq(unsigned int pirq, int want_irq, bool level,
 		    const char *name);
+int xen_pirq_msi_to_irq(unsigned int pirq, bool eoi, const char *name);
 unsigned int xen_pirq_from_irq(unsigned int irq);
+void xen_pirq_free_irq(unsigned int irq);
 
 int xen_evtchn_do_upcall(void);
 void xen_init_IRQ(void);

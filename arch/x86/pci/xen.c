@@ -18,11 +18,23 @@
  * ACPI routes interrupts in PIC mode here: the IO-APIC stays Xen's, so
  * the kernel registers none, and ACPI's GSIs and the ISA IRQs keep
  * their numbers.  Every GSI ACPI hands out (the SCI, the PCI links) goes
- * through xen_acpi_register_gsi().  MSI comes with a later change.
+ * through xen_acpi_register_gsi().
+ *
+ * MSI and MSI-X are Xen's to program too: for each vector dom0 asks Xen
+ * for a pirq (PHYSDEVOP_map_pirq of an MSI type, which requires that
+ * dom0 named the device to Xen first: drivers/xen/pci.c), and Xen writes
+ * the message and keeps the MSI-X table read-only to dom0.  The generic
+ * PCI code still sets the enable bits, which Xen lets dom0 write.  The
+ * kernel sees this as an MSI irq domain whose allocation maps pirqs and
+ * whose vectors it never masks itself (MSI_FLAG_NO_MASK): an event
+ * channel masked is the vector masked.
  */
 #include <linux/acpi.h>
 #include <linux/init.h>
 #include <linux/irq.h>
+#include <linux/irqdomain.h>
+#include <linux/msi.h>
+#include <linux/pci.h>
 #include <linux/printk.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
@@ -137,6 +149,172 @@ static void __init xen_register_isa_irqs(void)
 	}
 	pr_info("xen: %u ISA IRQs routed through Xen\n", done);
 }
+
+#ifdef CONFIG_PCI_MSI
+/* The start of the BAR that holds @dev's MSI-X table: Xen's table_base. */
+static u64 xen_msix_table_base(struct pci_dev *dev)
+{
+	u32 table;
+
+	pci_read_config_dword(dev, dev->msix_cap + PCI_MSIX_TABLE, &table);
+	return pci_resource_start(dev, table & PCI_MSIX_TABLE_BIR);
+}
+
+/* An MSI whose vectors cannot be masked: Xen waits for PHYSDEVOP_eoi. */
+static bool xen_msi_needs_eoi(struct pci_dev *dev)
+{
+	u16 flags;
+
+	pci_read_config_word(dev, dev->msi_cap + PCI_MSI_FLAGS, &flags);
+	return !(flags & PCI_MSI_FLAGS_MASKBIT);
+}
+
+/**
+ * xen_initdom_restore_msi() - restore a device's MSI state after a reset
+ * @dev: the device
+ *
+ * In dom0, Xen wrote the messages and holds the MSI-X table, so Xen
+ * writes them again (PHYSDEVOP_restore_msi_ext).
+ *
+ * Return: true when the caller is to restore the state natively (not
+ * dom0), false when Xen did.
+ */
+bool xen_initdom_restore_msi(struct pci_dev *dev)
+{
+	struct physdev_pci_device restore = {
+		.seg = pci_domain_nr(dev->bus),
+		.bus = dev->bus->number,
+		.devfn = dev->devfn,
+	};
+	int rc;
+
+	if (!xen_pv_domain() || !xen_initial_domain())
+		return true;
+	rc = HYPERVISOR_physdev_op(PHYSDEVOP_restore_msi_ext, &restore);
+	if (rc)
+		pci_warn(dev, "Xen did not restore its MSI state: %d\n", rc);
+	return false;
+}
+
+/* Give Xen's pirq for one vector back. */
+static void xen_msi_unmap(struct pci_dev *dev, unsigned int pirq)
+{
+	struct physdev_unmap_pirq unmap = {
+		.domid = DOMID_SELF,
+		.pirq = pirq,
+	};
+	int rc = HYPERVISOR_physdev_op(PHYSDEVOP_unmap_pirq, &unmap);
+
+	if (rc)
+		pci_warn(dev, "Xen would not unmap pirq %u: %d\n", pirq, rc);
+}
+
+static void xen_msi_free_irqs(struct irq_domain *domain, struct device *d)
+{
+	struct pci_dev *dev = to_pci_dev(d);
+	struct msi_desc *desc;
+	unsigned int pirq;
+
+	msi_for_each_desc(desc, d, MSI_DESC_ASSOCIATED) {
+		pirq = xen_pirq_from_irq(desc->irq);
+		xen_pirq_free_irq(desc->irq);
+		desc->irq = 0;
+		if (pirq)
+			xen_msi_unmap(dev, pirq);
+	}
+}
+
+/* A pirq, and an irq for it, for each vector the PCI code set up. */
+static int xen_msi_alloc_irqs(struct irq_domain *domain, struct device *d,
+			      int nvec)
+{
+	struct pci_dev *dev = to_pci_dev(d);
+	struct msi_desc *desc;
+	bool msix;
+	int irq, rc;
+
+	msi_for_each_desc(desc, d, MSI_DESC_NOTASSOCIATED) {
+		struct physdev_map_pirq map = {
+			.domid = DOMID_SELF,
+			.type = MAP_PIRQ_TYPE_MSI_SEG,
+			.index = -1,
+			.pirq = -1,
+			.bus = dev->bus->number |
+			       (pci_domain_nr(dev->bus) << 16),
+			.devfn = dev->devfn,
+		};
+
+		msix = desc->pci.msi_attrib.is_msix;
+		if (msix) {
+			map.entry_nr = desc->msi_index;
+			map.table_base = xen_msix_table_base(dev);
+		} else {
+			map.entry_nr = 1;
+		}
+		rc = HYPERVISOR_physdev_op(PHYSDEVOP_map_pirq, &map);
+		if (rc) {
+			pci_warn(dev, "Xen gave no pirq for MSI%s vector %u: %d\n",
+				 msix ? "-X" : "", desc->msi_index, rc);
+			goto fail;
+		}
+		irq = xen_pirq_msi_to_irq(map.pirq,
+					  !msix && xen_msi_needs_eoi(dev),
+					  msix ? "msi-x" : "msi");
+		if (irq < 0) {
+			rc = irq;
+			xen_msi_unmap(dev, map.pirq);
+			goto fail;
+		}
+		rc = irq_set_msi_desc(irq, desc);
+		if (rc) {
+			xen_pirq_free_irq(irq);
+			xen_msi_unmap(dev, map.pirq);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	xen_msi_free_irqs(domain, d);
+	return rc;
+}
+
+static struct msi_domain_ops xen_msi_ops = {
+	.domain_alloc_irqs = xen_msi_alloc_irqs,
+	.domain_free_irqs = xen_msi_free_irqs,
+};
+
+static struct msi_domain_info xen_msi_info = {
+	.flags = MSI_FLAG_PCI_MSIX | MSI_FLAG_FREE_MSI_DESCS |
+		 MSI_FLAG_NO_MASK,
+	.ops = &xen_msi_ops,
+};
+
+/**
+ * xen_pv_msi_domain() - the MSI domain of a PV guest's PCI devices
+ *
+ * x86_init.irqs.create_pci_msi_domain of a PV guest.
+ *
+ * Return: a domain whose vectors are pirqs (dom0), or NULL: a PV domU
+ * drives no PCI device.
+ */
+struct irq_domain * __init xen_pv_msi_domain(void)
+{
+	struct fwnode_handle *fn;
+	struct irq_domain *d;
+
+	if (!xen_initial_domain())
+		return NULL;
+	fn = irq_domain_alloc_named_fwnode("XEN-MSI");
+	if (!fn)
+		return NULL;
+	d = msi_create_irq_domain(fn, &xen_msi_info, NULL);
+	if (!d) {
+		irq_domain_free_fwnode(fn);
+		pr_warn("xen: no MSI domain: devices use their lines\n");
+	}
+	return d;
+}
+#endif /* CONFIG_PCI_MSI */
 
 static int __init xen_pci_dom0_init(void)
 {

@@ -264,9 +264,9 @@ static void __init xen_pv_arch_setup(void)
 }
 
 /*
- * MSIs of a PV domain's devices must be set up through Xen, which owns
- * the local APICs they target; until that is done, none: the devices
- * fall back to their INTx lines.
+ * A PV domU drives no PCI device, so it has no MSI domain.  Dom0's
+ * (arch/x86/pci/xen.c) maps each vector through Xen, which owns the
+ * local APICs they target.
  */
 static struct irq_domain *__init xen_pv_no_msi_domain(void)
 {
@@ -302,7 +302,9 @@ static void __init xen_pv_init_hooks(void)
 	x86_init.irqs.intr_mode_select = x86_init_noop;
 	x86_init.irqs.intr_mode_init = xen_pv_intr_mode_init;
 	x86_init.irqs.intr_init = xen_pv_intr_init;
-	x86_init.irqs.create_pci_msi_domain = xen_pv_no_msi_domain;
+	x86_init.irqs.create_pci_msi_domain =
+		IS_ENABLED(CONFIG_PCI_MSI) && xen_initial_domain() ?
+		xen_pv_msi_domain : xen_pv_no_msi_domain;
 	if (!xen_initial_domain()) {
 		/* No firmware tables either: nothing to look for. */
 		disable_acpi();

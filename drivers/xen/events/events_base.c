@@ -85,6 +85,8 @@ enum evtchn_kind {
  * @cpu: the CPU its events arrive on
  * @lateeoi: the driver acknowledges events with xen_irq_lateeoi()
  * @level: a level-triggered pirq: Xen holds the line until PHYSDEVOP_eoi
+ * @eoi_on_ack: an edge pirq (an MSI without masking) Xen also holds
+ *	until PHYSDEVOP_eoi, sent when its event is taken
  * @lock: protects @masked
  * @masked: EVTCHN_MASKED_* reasons in force
  * @spurious: spurious late EOIs in a row
@@ -98,6 +100,7 @@ struct evtchn_irq {
 	unsigned int cpu;
 	bool lateeoi;
 	bool level;
+	bool eoi_on_ack;
 	raw_spinlock_t lock;
 	u8 masked;
 	unsigned int spurious;
@@ -996,33 +999,35 @@ static void pirq_eoi(struct irq_data *d)
 	HYPERVISOR_physdev_op(PHYSDEVOP_eoi, &eoi);
 }
 
+/*
+ * An edge pirq's event taken: an MSI without per-vector masking also
+ * holds Xen's local APIC until PHYSDEVOP_eoi (else for a millisecond).
+ * The port is clear first, so an interrupt that comes after is not lost.
+ */
+static void pirq_ack(struct irq_data *d)
+{
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+	struct physdev_eoi eoi = { .irq = info->index };
+
+	evtchn_irq_ack(d);
+	if (info->eoi_on_ack)
+		HYPERVISOR_physdev_op(PHYSDEVOP_eoi, &eoi);
+}
+
 static struct irq_chip pirq_chip = {
 	.name			= "xen-pirq",
 	.irq_request_resources	= pirq_request,
 	.irq_release_resources	= pirq_release,
 	.irq_mask		= evtchn_irq_mask,
 	.irq_unmask		= evtchn_irq_unmask,
-	.irq_ack		= evtchn_irq_ack,
+	.irq_ack		= pirq_ack,
 	.irq_eoi		= pirq_eoi,
 	.irq_retrigger		= evtchn_irq_retrigger,
 	.irq_set_affinity	= evtchn_irq_set_affinity,
 };
 
-/**
- * xen_pirq_to_irq() - the irq of a physical IRQ Xen has mapped for us
- * @pirq: the pirq (PHYSDEVOP_map_pirq's answer)
- * @want_irq: the irq number to give it if that one is free, or -1
- * @level: the line is level-triggered
- * @name: for /proc/interrupts
- *
- * The event channel is bound when a driver requests the irq and closed
- * when the last one frees it.  Asking again for the same pirq gives the
- * same irq.
- *
- * Return: the irq, or a negative errno.
- */
-int xen_pirq_to_irq(unsigned int pirq, int want_irq, bool level,
-		    const char *name)
+static int pirq_irq_get(unsigned int pirq, int want_irq, bool level,
+			bool eoi_on_ack, const char *name)
 {
 	struct evtchn_irq *info;
 	int irq = -ENOMEM, rc;
@@ -1037,6 +1042,7 @@ int xen_pirq_to_irq(unsigned int pirq, int want_irq, bool level,
 	if (!info)
 		goto out;
 	info->level = level;
+	info->eoi_on_ack = eoi_on_ack;
 	irq = -1;
 	if (want_irq > 0)
 		irq = irq_alloc_desc_at(want_irq, -1);
@@ -1063,7 +1069,69 @@ out:
 	mutex_unlock(&evtchn_bind_lock);
 	return irq;
 }
+
+/**
+ * xen_pirq_to_irq() - the irq of a physical IRQ Xen has mapped for us
+ * @pirq: the pirq (PHYSDEVOP_map_pirq's answer)
+ * @want_irq: the irq number to give it if that one is free, or -1
+ * @level: the line is level-triggered
+ * @name: for /proc/interrupts
+ *
+ * The event channel is bound when a driver requests the irq and closed
+ * when the last one frees it.  Asking again for the same pirq gives the
+ * same irq.
+ *
+ * Return: the irq, or a negative errno.
+ */
+int xen_pirq_to_irq(unsigned int pirq, int want_irq, bool level,
+		    const char *name)
+{
+	return pirq_irq_get(pirq, want_irq, level, false, name);
+}
 EXPORT_SYMBOL_GPL(xen_pirq_to_irq);
+
+/**
+ * xen_pirq_msi_to_irq() - the irq of an MSI or MSI-X vector Xen mapped
+ * @pirq: the pirq (PHYSDEVOP_map_pirq's answer)
+ * @eoi: Xen wants PHYSDEVOP_eoi for it (an MSI without per-vector
+ *	masking)
+ * @name: for /proc/interrupts
+ *
+ * Edge-triggered; otherwise as xen_pirq_to_irq().  Give it back with
+ * xen_pirq_free_irq() before Xen unmaps the pirq.
+ *
+ * Return: the irq, or a negative errno.
+ */
+int xen_pirq_msi_to_irq(unsigned int pirq, bool eoi, const char *name)
+{
+	return pirq_irq_get(pirq, -1, false, eoi, name);
+}
+EXPORT_SYMBOL_GPL(xen_pirq_msi_to_irq);
+
+/**
+ * xen_pirq_free_irq() - forget the irq of a pirq
+ * @irq: an irq xen_pirq_msi_to_irq() or xen_pirq_to_irq() gave, which no
+ *	driver has requested any more
+ */
+void xen_pirq_free_irq(unsigned int irq)
+{
+	struct evtchn_irq *info;
+
+	mutex_lock(&evtchn_bind_lock);
+	if (WARN_ON(irq_get_chip(irq) != &pirq_chip)) {
+		mutex_unlock(&evtchn_bind_lock);
+		return;
+	}
+	info = irq_get_chip_data(irq);
+	WARN_ON(info->port);
+	xa_erase(&pirq_irqs, info->index);
+	irq_set_chip_and_handler(irq, NULL, NULL);
+	irq_set_chip_data(irq, NULL);
+	irq_free_desc(irq);
+	mutex_unlock(&evtchn_bind_lock);
+	kfree(info);
+}
+EXPORT_SYMBOL_GPL(xen_pirq_free_irq);
 
 /**
  * xen_pirq_from_irq() - the pirq behind an irq

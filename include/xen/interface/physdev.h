@@ -22,6 +22,8 @@
 #define PHYSDEVOP_unmap_pirq		14
 #define PHYSDEVOP_setup_gsi		21
 #define PHYSDEVOP_pci_device_add	25
+#define PHYSDEVOP_pci_device_remove	26
+#define PHYSDEVOP_restore_msi_ext	27
 #define PHYSDEVOP_pirq_eoi_gmfn_v2	28
 
 /* irq_status_query's flags: the pirq wants PHYSDEVOP_eoi; it is shared. */
@@ -132,6 +134,19 @@ struct physdev_pci_device_add {
 		u8 devfn;
 	} physfn;
 	u32 optarr[];
+};
+
+/**
+ * struct physdev_pci_device - argument of PHYSDEVOP_pci_device_remove and
+ *	PHYSDEVOP_restore_msi_ext
+ * @seg: the device's PCI segment
+ * @bus: its bus
+ * @devfn: its device and function
+ */
+struct physdev_pci_device {
+	u16 seg;
+	u8 bus;
+	u8 devfn;
 };
 
 /**

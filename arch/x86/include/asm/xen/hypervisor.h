@@ -52,7 +52,12 @@ void xen_pvh_init(struct boot_params *boot_params);
 void mem_map_via_hcall(struct boot_params *boot_params);
 #endif
 
-#if IS_ENABLED(CONFIG_XEN_PV_DOM0)
+struct irq_domain;
+
+/* A PV dom0's MSI domain (arch/x86/pci/xen.c). */
+struct irq_domain *xen_pv_msi_domain(void);
+
+#if IS_ENABLED(CONFIG_XEN_DOM0) && IS_ENABLED(CONFIG_PCI_MSI)
 bool xen_initdom_restore_msi(struct pci_dev *dev);
 #else
 /* true: let the caller restore MSI state natively. */
