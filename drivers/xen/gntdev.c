@@ -217,8 +217,9 @@ static int gntdev_map_grants(struct gntdev_map *map, bool readonly)
 			if (!err && op[j].status == GNTST_okay) {
 				map->handles[i + j] = op[j].handle;
 			} else if (!rc) {
-				pr_debug("gntdev: grant %u of domain %u: %d/%d\n",
-					 op[j].ref, op[j].dom, err, op[j].status);
+				pr_info_ratelimited("gntdev: Xen would not map grant %u of domain %u: %d/%d\n",
+						    op[j].ref, op[j].dom, err,
+						    op[j].status);
 				rc = err ?: -EFAULT;
 			}
 		}

@@ -7,8 +7,8 @@ reference kernel's survey.
 import os
 import re
 
-from harness_common import domu_steps, failed_step, guest_down, log, read, \
-    Result
+from harness_common import MARK, domu_steps, failed_step, guest_down, log, \
+    parse_fields, read, Result
 
 
 # Each hostile case (job/hostile.sh): its device, and the one line
@@ -225,3 +225,41 @@ def judge_survey(s, out, text, what, kind, lines):
                'an oops or warning')
     return Result(s, tried == len(lines), summary,
                   os.path.join(out, 'console'))
+
+
+def judge_devfuzz(s, out, serial):
+    """A hostile user of dom0's devices (job/devfuzz.c): every case
+    answered as it must be, nothing in dom0's kernel log that is a bug,
+    the destroyed domU gone and every port it took given back."""
+    text = read(serial)
+    klog = os.path.join(out, f'{s.name}.dmesg.log')
+    if re.search(MARK + r'devfuzz FAILED: (.*)', text):
+        return Result(s, False, re.search(MARK + r'devfuzz FAILED: (.*)',
+                                          text).group(1), serial)
+    cases = re.findall(MARK + r'devfuzz case (\S+) (ok|FAIL)(.*)', text)
+    done = re.search(MARK + r'devfuzz done fails=(\d+)', text)
+    if not done:
+        last = cases[-1][0] if cases else 'none'
+        return Result(s, False, f'devfuzz did not finish (last case: {last};'
+                      f' see {serial} and out/{s.name}.log): dom0 hung or '
+                      'died on the way', serial)
+    bad = [f'{n}{why}' for n, v, why in cases if v == 'FAIL']
+    if bad:
+        return Result(s, False, f'{len(bad)} of {len(cases)} cases '
+                      'answered wrong: ' + '; '.join(bad[:4]), serial)
+    m = re.search(MARK + r'devfuzz kernel-log (.*)', text)
+    if not m or not m.group(1).startswith('clean'):
+        return Result(s, False, 'dom0 logged '
+                      + (m.group(1) if m else 'nothing we could read')
+                      + f' (see {klog})', klog)
+    hold = re.search(MARK + r'devfuzz holds (.*)', text)
+    f = parse_fields(hold.group(1)) if hold else {}
+    if (f.get('domains') != '0' or
+            f.get('ports_before') != f.get('ports_after')):
+        return Result(s, False, 'dom0 kept what the domU took: '
+                      + (hold.group(1) if hold else 'no count'), serial)
+    leak = re.search(MARK + r'devfuzz kmemleak (.*)', text)
+    return Result(s, True, f'{len(cases)} cases (2,000 random ioctls among '
+                  'them) answered as they must be, no bug logged, the domU '
+                  f'gone, {f.get("ports_after")} event channels as before; '
+                  f'kmemleak: {leak.group(1) if leak else "?"}', serial)

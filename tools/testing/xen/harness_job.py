@@ -171,6 +171,12 @@ def make_job(jobdir, kernels, assets, domus):
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
             continue
+        if s.devfuzz:
+            # job/devfuzz.c against the paused domU (job/devfuzz.sh).
+            job_tool(jobdir, 'devfuzz')
+            script.append(f'run_devfuzz {s.name} {s.name}.cfg {s.timeout} '
+                          f'{s.devfuzz}\n')
+            continue
         if s.blkbad or s.netbad or s.trickle or s.conflood:
             # dom0's part of a hostile backend (job/hostile.c); the
             # suite's cases are job/hostile.sh.

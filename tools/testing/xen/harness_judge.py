@@ -16,7 +16,7 @@ from harness_common import (
     INIT_RE, MARK, emulator_stop, parse_fields, read, Result)
 from harness_debian import judge_debian
 from harness_hcalls import judge_hcalls
-from harness_hostile import judge_bad, judge_conflood
+from harness_hostile import judge_bad, judge_conflood, judge_devfuzz
 from harness_kunit import judge_kunit
 from harness_micro import judge_micro, judge_micro_pairs
 
@@ -53,6 +53,8 @@ def judge_native(scen, d, in_time=True, secs=0, cut=False):
 
 def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
+    if s.devfuzz:
+        return judge_devfuzz(s, out, serial)
     if s.conflood:
         return judge_conflood(s, out, serial)
     if s.forkloop:
@@ -126,9 +128,27 @@ def judge_dom0(s, serial, in_time=True):
                                    a.get('ports') != b.get('ports')):
             return Result(s, False, 'dom0 kept what its guests took' + left,
                           serial)
+    bb = re.search(MARK + r'dom0 backend-bus (.*)', text)
+    bb = parse_fields(bb.group(1)) if bb else {}
+    bad = [k for k in ('add', 'uevent', 'del') if bb.get(k) != 'yes']
+    if s.kernel == 'ours' and bad:
+        return Result(s, False, 'backend bus: a device directory written '
+                      'in xenstore was not ' + ', '.join(
+                          {'add': 'added', 'uevent': 'announced with its '
+                           'XENBUS_PATH', 'del': 'removed with it'}[k]
+                          for k in bad) + f' (see {serial})', serial)
+    irqs = re.search(MARK + r'dom0 irqs (.*)', text)
+    irqs = parse_fields(irqs.group(1)) if irqs else {}
+    if s.kernel == 'ours' and irqs.get('msi', '0') == '0':
+        return Result(s, False, 'dom0\'s devices have no MSI-X vector '
+                      f'(/proc/interrupts: {irqs or "not read"}; see '
+                      f'{serial})', serial)
     up = float(f.get('uptime', 0)) or None
     return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
-                  'up' + (f' at {up:.1f} s of uptime' if up else '') + left,
+                  'up' + (f' at {up:.1f} s of uptime' if up else '') + left
+                  + ('' if bad else '; backend bus finds and drops a device')
+                  + (f'; {irqs["msi"]} MSI vectors' if irqs.get('msi')
+                     else ''),
                   serial, metric=up)
 
 

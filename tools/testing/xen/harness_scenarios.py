@@ -37,6 +37,7 @@ class Scenario:
     cases: str = ''             # (blkbad/netbad) only these devices' cases
     forkloop: int = 0           # (pv) xentrace a boot with and without N fork+exec+exit
     micro: bool = False         # run the microbenchmarks (pvops.micro=1)
+    devfuzz: int = 0            # (dom0) job/devfuzz.c with this seed
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     memmap: str = ''            # the memory map dom0 gives it before it
@@ -97,6 +98,17 @@ SCENARIOS = [
     Scenario('dom0-ours-control-pvh-ours', 'pvh', 'ours', dom0='ours',
              control=True, timeout=240,
              doc='the same on our PVH domU'),
+    Scenario('dom0-ours-devfuzz', 'pv', 'ref', dom0='ours', devfuzz=1,
+             timeout=240,
+             doc='a hostile user of our dom0\'s privcmd, gntdev and evtchn '
+             'devices (job/devfuzz.c): bad frame lists and sizes, grants '
+             'and ports of a domU destroyed while mapped and bound, 2,000 '
+             'random ioctls; every case answered as it must be, no bug in '
+             'the kernel log, the domU gone and every port given back'),
+    Scenario('dom0-ref-devfuzz', 'pv', 'ref', dom0='ref', devfuzz=1,
+             timeout=240,
+             doc='the same against the reference dom0, for comparison '
+             '(by name only)'),
     Scenario('dom0-ours-boot20-pv-ref', 'pv', 'ref', dom0='ours', repeat=20,
              timeout=60,
              doc='the reference PV domU created 20 times in a row by our PV '
@@ -397,7 +409,8 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'kunit-pv-ours', 'control-pv-ours', 'clock-pv-ours',
            'boot20-pv-ours', 'debian-pv-ours', 'blkfront-bad-pv-ours',
            'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours',
-           'memmap-pv-ours', 'dom0-ours', 'dom0-ours-pv-ref',
+           'memmap-pv-ours', 'dom0-ours', 'dom0-ours-devfuzz',
+           'dom0-ours-pv-ref',
            'dom0-ours-pv-ours', 'dom0-ours-pvh-ref', 'dom0-ours-pvh-ours',
            'dom0-ours-control-pv-ours', 'dom0-ours-control-pvh-ours',
            'dom0-ours-boot20-pv-ref', 'dom0-ours-boot20-pv-ours',
