@@ -43,7 +43,7 @@ from harness_bench import ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
 from harness_micro import micro_summary
-from harness_scenarios import DEFAULT, SCENARIOS
+from harness_scenarios import DEFAULT, SCENARIOS, Scenario
 
 
 def rejudge(logdir, scens):
@@ -70,33 +70,68 @@ def rejudge(logdir, scens):
     return rc
 
 
+# The four kinds of busybox domU a dom0 pair creates (dom0-create-pairs).
+CREATE_KINDS = (('pv', 'ref'), ('pv', 'ours'), ('pvh', 'ref'), ('pvh', 'ours'))
+
+
+def pair_guests(s, k):
+    """The domUs dom0 @k creates in one boot of pair scenario @s."""
+    if not s.creates:
+        return []
+    return [Scenario(f'dom0-{k}-{role}-{kern}', role, kern, dom0=k,
+                     timeout=60,
+                     flake_retries=2 if (role, kern) == ('pvh', 'ref') else 0)
+            for role, kern in CREATE_KINDS]
+
+
 def run_dom0_pairs(s, kernels, assets, logdir):
-    """@s.pairs pairs of Xen boots with no guest, one with our dom0 and
-    one with the reference's (ours first, then the reference first, and
-    so on): every dom0's toolstack must come up; the ratio of the
-    uptimes at which it did, per pair, with their mean and interval."""
+    """@s.pairs pairs of Xen boots, one with our dom0 and one with the
+    reference's (ours first, then the reference first, and so on): every
+    dom0's toolstack must come up; the ratio of the uptimes at which it
+    did, per pair, with their mean and interval.  With @s.creates each
+    dom0 also creates one busybox domU of each kind, which must reach
+    init: the ratios of their create-to-init times, per kind."""
     ratios, bad, ups = [], [], {'ours': [], 'ref': []}
+    kinds = {f'{role}-{kern}': [] for role, kern in CREATE_KINDS}
     for i in range(s.pairs):
-        up = {}
+        up, init = {}, {}
         for k in ('ours', 'ref') if i % 2 == 0 else ('ref', 'ours'):
-            one = dataclasses.replace(s, name=f'dom0-{k}', kernel=k, pairs=0)
-            r = run_xen(k, [one], kernels, assets,
-                        os.path.join(logdir, f'{s.name}-{i + 1}'))[0]
-            if not r.ok:
-                bad.append(f'pair {i + 1}, {k}: {r.why}')
-            elif r.metric:
-                up[k] = r.metric
-                ups[k].append(r.metric)
+            one = dataclasses.replace(s, name=f'dom0-{k}', kernel=k, pairs=0,
+                                      creates=False)
+            rs = run_xen(k, [one] + pair_guests(s, k), kernels, assets,
+                         os.path.join(logdir, f'{s.name}-{i + 1}'))
+            for r in rs:
+                if not r.ok:
+                    bad.append(f'pair {i + 1}, {r.scen.name}: {r.why}')
+                elif r.scen.role == 'dom0' and r.metric:
+                    up[k] = r.metric
+                    ups[k].append(r.metric)
+                elif r.metric:
+                    init[(k, r.scen.name.split('-', 2)[2])] = r.metric
         if len(up) == 2:
             ratios.append(up['ours'] / up['ref'])
             log(f'{s.name} pair {i + 1}: toolstack up at {up["ours"]:.1f} s '
                 f'(ours), {up["ref"]:.1f} s (reference): '
                 f'{ratios[-1]:.2f}')
+        for kind, got in kinds.items():
+            if ('ours', kind) in init and ('ref', kind) in init:
+                got.append(init[('ours', kind)] / init[('ref', kind)])
+                log(f'{s.name} pair {i + 1}: {kind} domU create to init '
+                    f'{init[("ours", kind)]:.1f} s (our dom0), '
+                    f'{init[("ref", kind)]:.1f} s (reference dom0): '
+                    f'{got[-1]:.2f}')
     spread = '; '.join(f'{k} {min(v):.1f}-{max(v):.1f} s' for k, v in
                        ups.items() if v)
     words = (f'{2 * s.pairs - len(bad)} of {2 * s.pairs} dom0 boots brought '
              f'the toolstack up ({spread}); ours/ref over {len(ratios)} '
              f'pairs: {ratio_interval(ratios, lower_better=True)}')
+    if s.creates:
+        words = (f'{len(ups["ours"]) + len(ups["ref"])} of {2 * s.pairs} '
+                 f'dom0 boots up, toolstack ours/ref '
+                 f'{ratio_interval(ratios, lower_better=True)}; domU create '
+                 'to init, our dom0 / the reference dom0: ' + '; '.join(
+                     f'{kind} {ratio_interval(got, lower_better=True)}'
+                     for kind, got in kinds.items()))
     if bad:
         words += '; ' + '; '.join(bad)
     return Result(s, not bad, words, os.path.join(logdir, f'{s.name}-1'))

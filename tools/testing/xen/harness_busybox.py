@@ -142,10 +142,14 @@ def judge_domu_boot(s, out, serial):
     if s.clock:
         return judge_clock(s, name, read(console), read(serial), extra,
                            console)
+    try:
+        to_init = float(f.get('init_seconds'))
+    except (TypeError, ValueError):
+        to_init = None
     return Result(s, True, f'create to init {f.get("init_seconds")} s '
                   f'(uptime {g.get("uptime")} s), to power-off '
                   f'{f.get("seconds")} s, cpus={g.get("cpus")}{extra}',
-                  console)
+                  console, metric=to_init)
 
 
 # What guest-init's pvops.crash lines carry after their number.

@@ -30,6 +30,7 @@ class Scenario:
     io: bool = False            # (debian) disk checks and fio instead
     netio: bool = False         # (debian) ping, iperf3, vif detach/attach
     pairs: int = 0              # (netio, io, micro) N pairs of ours and ref
+    creates: bool = False       # (dom0 pairs) each boot creates 4 domUs
     blkbad: bool = False        # fake disks whose backend says nonsense
     netbad: bool = False        # fake vifs whose backend says nonsense
     survey: bool = False        # (blkbad/netbad) report what it survives
@@ -80,6 +81,13 @@ SCENARIOS = [
              'reference first, and so on): every toolstack must come up; '
              'prints the ours/ref ratio of the uptimes at which it did, '
              'per pair and their mean with its 95% interval'),
+    Scenario('dom0-create-pairs', 'dom0', 'ours', pairs=5, creates=True,
+             doc='5 pairs of Xen boots, one with our dom0 and one with the '
+             'reference\'s (alternating which goes first), each creating '
+             'a busybox domU of all four kinds (PV and PVH, our kernel '
+             'and the reference): every domU must reach init; prints the '
+             'ours/ref ratio of the create-to-init times per kind, with '
+             'its 95% interval (by name: about 17 minutes)'),
     Scenario('dom0-ours-pv-ref', 'pv', 'ref', dom0='ours',
              doc='the reference kernel as PV domU, created by xl in our '
              'PV dom0, reaches init and powers off'),
