@@ -17,8 +17,16 @@
  * names the frame's owner (the "foreign" domain): Xen checks the
  * caller may map that domain's memory.  A frame Xen refuses gets its
  * error in the caller's array and the others are mapped all the same.
- * munmap drops the frames as any entry is dropped.  MMAP_RESOURCE and
- * DM_OP are not here yet.
+ * munmap drops the frames as any entry is dropped.
+ *
+ * IOCTL_PRIVCMD_MMAP_RESOURCE maps a resource Xen keeps for a domain (its
+ * grant table, a device model's ioreq pages) the same way: Xen hands
+ * out the frames (XENMEM_acquire_resource), owned by that domain.
+ *
+ * IOCTL_PRIVCMD_DM_OP passes a device model's operations on the domain
+ * it serves to Xen (__HYPERVISOR_dm_op).  The buffers are copied in and
+ * out, so Xen never works on user memory the process could unmap under
+ * it; their number and sizes are bounded.
  */
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -29,6 +37,8 @@
 #include <linux/uaccess.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/page.h>
+#include <xen/interface/hvm/dm_op.h>
+#include <xen/interface/memory.h>
 #include <xen/interface/xen.h>
 #include <xen/xen.h>
 #include <uapi/xen/privcmd.h>
@@ -37,6 +47,13 @@
 
 /* Frames one mmu_update takes. */
 #define PRIVCMD_BATCH		64
+
+/* Frames one MMAP_RESOURCE maps at most: 4 MiB. */
+#define PRIVCMD_RESOURCE_MAX	1024
+
+/* A DM_OP's buffers, and the size of each, at most. */
+#define PRIVCMD_DM_OP_BUFS	16
+#define PRIVCMD_DM_OP_BUF_SIZE	PAGE_SIZE
 
 /* The hypercalls a page of stubs can hold. */
 #define PRIVCMD_NR_HYPERCALLS	(PAGE_SIZE / XEN_HYPERCALL_STUB_SIZE)
@@ -121,11 +138,13 @@ static int privcmd_update(void *ctx, unsigned int first, unsigned int count,
 
 /*
  * Map @n frames of @dom at @addr of @vma; each frame's result in @err.
+ * The frames are @dom's own numbers (gfns of an HVM domain), or machine
+ * frames when @machine (what XENMEM_acquire_resource hands out).
  * Return: 0, or an error that stops the whole batch.
  */
 static int privcmd_map_frames(struct vm_area_struct *vma, unsigned long addr,
 			      const xen_pfn_t *frames, unsigned int n,
-			      domid_t dom, int *err)
+			      domid_t dom, bool machine, int *err)
 {
 	u64 prot = (pgprot_val(vma->vm_page_prot) & __supported_pte_mask) |
 		   _PAGE_SPECIAL;
@@ -140,7 +159,7 @@ static int privcmd_map_frames(struct vm_area_struct *vma, unsigned long addr,
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++) {
-		req[i].ptr = ptes[i];
+		req[i].ptr = ptes[i] | (machine ? MMU_PT_UPDATE_NO_TRANSLATE : 0);
 		req[i].val = ((u64)frames[i] << PAGE_SHIFT) | prot;
 	}
 	/* Xen stops at the first frame it refuses: note it, go on after it. */
@@ -190,8 +209,10 @@ static long privcmd_ioctl_mmapbatch(struct privcmd_file *f, void __user *arg)
 			return -EFAULT;
 		mmap_read_lock(mm);
 		vma = privcmd_range(mm, addr, n);
-		rc = vma ? privcmd_map_frames(vma, addr, frames, n, m.dom, err) :
-			   -EINVAL;
+		rc = -EINVAL;
+		if (vma)
+			rc = privcmd_map_frames(vma, addr, frames, n, m.dom,
+						false, err);
 		mmap_read_unlock(mm);
 		if (rc)
 			return rc;
@@ -201,6 +222,109 @@ static long privcmd_ioctl_mmapbatch(struct privcmd_file *f, void __user *arg)
 			paged |= err[j] == -ENOENT;
 	}
 	return paged ? -ENOENT : 0;
+}
+
+static long privcmd_ioctl_mmap_resource(struct privcmd_file *f,
+					struct privcmd_mmap_resource __user *arg)
+{
+	struct privcmd_mmap_resource r;
+	struct xen_mem_acquire_resource x = {};
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	xen_pfn_t *frames;
+	unsigned int i, n;
+	int *err;
+	long rc;
+
+	if (copy_from_user(&r, arg, sizeof(r)))
+		return -EFAULT;
+	if (f->domid != DOMID_INVALID && f->domid != r.dom)
+		return -EPERM;
+	x.domid = r.dom;
+	x.type = r.type;
+	x.id = r.id;
+	/* No address and no frames: how many frames the resource has. */
+	if (!r.addr && !r.num) {
+		rc = HYPERVISOR_memory_op(XENMEM_acquire_resource, &x);
+		if (rc)
+			return rc;
+		r.num = x.nr_frames;
+		return put_user(r.num, &arg->num) ? -EFAULT : 0;
+	}
+	if (!xen_pv_domain())
+		return -ENODEV;
+	if (!r.num || r.num > PRIVCMD_RESOURCE_MAX || !PAGE_ALIGNED(r.addr))
+		return -EINVAL;
+	frames = kcalloc(r.num, sizeof(*frames), GFP_KERNEL);
+	err = kcalloc(r.num, sizeof(*err), GFP_KERNEL);
+	rc = -ENOMEM;
+	if (!frames || !err)
+		goto out;
+	x.nr_frames = r.num;
+	x.frame = r.idx;
+	x.frame_list = frames;
+	rc = HYPERVISOR_memory_op(XENMEM_acquire_resource, &x);
+	if (rc)
+		goto out;
+
+	mmap_read_lock(mm);
+	vma = privcmd_range(mm, r.addr, r.num);
+	rc = vma ? 0 : -EINVAL;
+	for (i = 0; !rc && i < r.num; i += n) {
+		n = min_t(unsigned int, PRIVCMD_BATCH, r.num - i);
+		rc = privcmd_map_frames(vma, r.addr + ((unsigned long)i << PAGE_SHIFT),
+					frames + i, n, r.dom, true, err + i);
+	}
+	mmap_read_unlock(mm);
+	for (i = 0; !rc && i < r.num; i++)
+		rc = err[i];
+out:
+	kfree(frames);
+	kfree(err);
+	return rc;
+}
+
+static long privcmd_ioctl_dm_op(struct privcmd_file *f,
+				struct privcmd_dm_op __user *arg)
+{
+	struct privcmd_dm_op_buf ubufs[PRIVCMD_DM_OP_BUFS];
+	struct xen_dm_op_buf kbufs[PRIVCMD_DM_OP_BUFS] = {};
+	struct privcmd_dm_op op;
+	unsigned int i;
+	long rc;
+
+	if (copy_from_user(&op, arg, sizeof(op)))
+		return -EFAULT;
+	if (f->domid != DOMID_INVALID && f->domid != op.dom)
+		return -EPERM;
+	if (!op.num)
+		return -EINVAL;
+	if (op.num > PRIVCMD_DM_OP_BUFS)
+		return -E2BIG;
+	if (copy_from_user(ubufs, op.ubufs, op.num * sizeof(ubufs[0])))
+		return -EFAULT;
+	for (i = 0; i < op.num; i++) {
+		rc = -E2BIG;
+		if (ubufs[i].size > PRIVCMD_DM_OP_BUF_SIZE)
+			goto out;
+		kbufs[i].size = ubufs[i].size;
+		kbufs[i].h = memdup_user(ubufs[i].uptr, ubufs[i].size);
+		if (IS_ERR(kbufs[i].h)) {
+			rc = PTR_ERR(kbufs[i].h);
+			kbufs[i].h = NULL;
+			goto out;
+		}
+	}
+	rc = HYPERVISOR_dm_op(op.dom, op.num, kbufs);
+	/* Xen writes its answers into the buffers, on failure too. */
+	for (i = 0; i < op.num; i++)
+		if (copy_to_user(ubufs[i].uptr, kbufs[i].h, kbufs[i].size) &&
+		    !rc)
+			rc = -EFAULT;
+out:
+	for (i = 0; i < op.num; i++)
+		kfree(kbufs[i].h);
+	return rc;
 }
 
 static long privcmd_ioctl_restrict(struct privcmd_file *f, void __user *arg)
@@ -229,6 +353,10 @@ static long privcmd_ioctl(struct file *file, unsigned int cmd,
 		return privcmd_ioctl_restrict(f, (void __user *)arg);
 	case IOCTL_PRIVCMD_MMAPBATCH_V2:
 		return privcmd_ioctl_mmapbatch(f, (void __user *)arg);
+	case IOCTL_PRIVCMD_MMAP_RESOURCE:
+		return privcmd_ioctl_mmap_resource(f, (void __user *)arg);
+	case IOCTL_PRIVCMD_DM_OP:
+		return privcmd_ioctl_dm_op(f, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -269,14 +397,23 @@ static struct miscdevice privcmd_misc = {
 
 static int __init privcmd_init(void)
 {
+	int rc;
+
 	if (!xen_domain())
 		return -ENODEV;
-	return misc_register(&privcmd_misc);
+	rc = misc_register(&privcmd_misc);
+	if (rc)
+		return rc;
+	rc = misc_register(&privcmd_buf_misc);
+	if (rc)
+		misc_deregister(&privcmd_misc);
+	return rc;
 }
 module_init(privcmd_init);
 
 static void __exit privcmd_exit(void)
 {
+	misc_deregister(&privcmd_buf_misc);
 	misc_deregister(&privcmd_misc);
 }
 module_exit(privcmd_exit);

@@ -27,6 +27,7 @@
 #define XENMEM_exchange			11
 #define XENMEM_maximum_gpfn		14
 #define XENMEM_remove_from_physmap	15
+#define XENMEM_acquire_resource		28
 
 /* What XENMEM_add_to_physmap maps. */
 #define XENMAPSPACE_shared_info		0	/* the shared info page */
@@ -94,6 +95,37 @@ struct xen_add_to_physmap {
 struct xen_memory_map {
 	unsigned int nr_entries;
 	void *buffer;
+};
+
+/* XENMEM_acquire_resource: what kind of resource. */
+#define XENMEM_resource_ioreq_server		0
+#define XENMEM_resource_grant_table		1
+#define XENMEM_resource_vmtrace_buf		2
+
+/* Which part of a grant table. */
+#define XENMEM_resource_grant_table_id_shared	0
+#define XENMEM_resource_grant_table_id_status	1
+
+/**
+ * struct xen_mem_acquire_resource - argument of XENMEM_acquire_resource
+ * @domid: the domain whose resource is mapped
+ * @type: XENMEM_resource_*
+ * @id: which one of its type (an ioreq server, a grant table part)
+ * @nr_frames: frames wanted; with @frame_list NULL and 0 here, Xen
+ *	returns the resource's size in frames instead
+ * @pad: must be 0
+ * @frame: the first frame wanted
+ * @frame_list: where Xen writes the frames: a PV caller gets the mfns,
+ *	an HVM caller gives the gfns to map them at
+ */
+struct xen_mem_acquire_resource {
+	domid_t domid;
+	u16 type;
+	u32 id;
+	u32 nr_frames;
+	u32 pad;
+	u64 frame;
+	xen_pfn_t *frame_list;
 };
 
 #endif /* _XEN_INTERFACE_MEMORY_H */

@@ -127,6 +127,14 @@ static inline int HYPERVISOR_memory_op(unsigned int cmd, void *arg)
 	return __xen_hypercall(__HYPERVISOR_memory_op, cmd, arg, 0, 0, 0);
 }
 
+struct xen_dm_op_buf;
+
+static inline int HYPERVISOR_dm_op(domid_t dom, unsigned int nr_bufs,
+				   struct xen_dm_op_buf *bufs)
+{
+	return __xen_hypercall(__HYPERVISOR_dm_op, dom, nr_bufs, bufs, 0, 0);
+}
+
 static inline int HYPERVISOR_hvm_op(int op, void *arg)
 {
 	return __xen_hypercall(__HYPERVISOR_hvm_op, op, arg, 0, 0, 0);
