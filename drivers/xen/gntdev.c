@@ -40,6 +40,7 @@
 #include <linux/uaccess.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/page.h>
+#include <xen/page.h>
 #include <xen/events.h>
 #include <xen/grant_table.h>
 #include <xen/interface/grant_table.h>
@@ -106,15 +107,30 @@ static void gntdev_map_free(struct gntdev_map *map)
 	kfree(map);
 }
 
-/* Send what was asked for on unmap, once: the other end learns we left. */
-static void gntdev_unmap_notify(struct gntdev_map *map, unsigned long addr)
+/*
+ * Send what was asked for on unmap, once: the other end learns we left.
+ * The byte is cleared by a grant copy into the other domain's page, not
+ * through the process's mapping: the process may be exiting, its memory
+ * no longer current, or the entry already gone.
+ */
+static void gntdev_unmap_notify(struct gntdev_map *map)
 {
-	if ((map->notify_action & UNMAP_NOTIFY_CLEAR_BYTE) && addr &&
-	    current->mm == map->notifier.mm) {
-		pagefault_disable();
-		if (__put_user(0, (u8 __user *)addr + map->notify_offset))
-			pr_debug("gntdev: the byte to clear is not writable\n");
-		pagefault_enable();
+	const struct ioctl_gntdev_grant_ref *ref;
+	struct gnttab_copy op = {};
+
+	if (map->notify_action & UNMAP_NOTIFY_CLEAR_BYTE) {
+		ref = &map->refs[map->notify_offset >> PAGE_SHIFT];
+		op.source.u.gmfn = xen_page_to_gfn(ZERO_PAGE(0));
+		op.source.domid = DOMID_SELF;
+		op.dest.u.ref = ref->ref;
+		op.dest.domid = ref->domid;
+		op.dest.offset = map->notify_offset & ~PAGE_MASK;
+		op.len = 1;
+		op.flags = GNTCOPY_dest_gref;
+		if (HYPERVISOR_grant_table_op(GNTTABOP_copy, &op, 1) ||
+		    op.status != GNTST_okay)
+			pr_debug("gntdev: byte to clear in grant %u of domain %u: %d\n",
+				 ref->ref, ref->domid, op.status);
 	}
 	if (map->notify_action & UNMAP_NOTIFY_SEND_EVENT)
 		notify_remote_via_evtchn(map->notify_port);
@@ -170,7 +186,7 @@ static bool gntdev_invalidate(struct mmu_interval_notifier *mn,
 		end = min(range->end, base + ((unsigned long)map->count << PAGE_SHIFT));
 		if (start < end) {
 			if (map->notify_action)
-				gntdev_unmap_notify(map, base);
+				gntdev_unmap_notify(map);
 			gntdev_unmap_grants(map, (start - base) >> PAGE_SHIFT,
 					    (end - start) >> PAGE_SHIFT);
 		}
