@@ -141,9 +141,25 @@ out:
 void xen_empty_pool_put(struct xen_empty_pool *pool, unsigned int nr,
 			struct page **pages)
 {
+	xen_empty_pool_put_keep(pool, nr, pages, pool->keep);
+}
+
+/**
+ * xen_empty_pool_put_keep() - give empty pages back, with a new keep
+ * @pool: the pool
+ * @nr: how many
+ * @pages: as for xen_empty_pool_put()
+ * @keep: the pool's keep from now on
+ *
+ * Context: process context; sleeps.
+ */
+void xen_empty_pool_put_keep(struct xen_empty_pool *pool, unsigned int nr,
+			     struct page **pages, unsigned long keep)
+{
 	unsigned int i;
 
 	mutex_lock(&pool->lock);
+	pool->keep = keep;
 	for (i = 0; i < nr; i++)
 		list_add(&pages[i]->lru, &pool->idle);
 	pool->nr_idle += nr;

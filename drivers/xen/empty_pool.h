@@ -71,6 +71,8 @@ int xen_empty_pool_get(struct xen_empty_pool *pool, unsigned int nr,
 		       struct page **pages);
 void xen_empty_pool_put(struct xen_empty_pool *pool, unsigned int nr,
 			struct page **pages);
+void xen_empty_pool_put_keep(struct xen_empty_pool *pool, unsigned int nr,
+			     struct page **pages, unsigned long keep);
 void xen_empty_pool_trim(struct xen_empty_pool *pool, unsigned long keep);
 
 #endif /* _XEN_EMPTY_POOL_H */

@@ -80,10 +80,19 @@ struct gntalloc_file {
 	u64 next_index;
 };
 
-/* End the grants (each page freed once the other domain lets go). */
+/*
+ * The last reference: tell the other domain as asked, then end the
+ * grants (each page freed once the other domain lets go).
+ */
 static void gntalloc_block_free(struct gntalloc_block *b)
 {
 	unsigned int i;
+
+	if (b->notify_action & UNMAP_NOTIFY_CLEAR_BYTE)
+		((u8 *)page_address(b->pages[b->notify_offset >> PAGE_SHIFT]))
+			[b->notify_offset & ~PAGE_MASK] = 0;
+	if (b->notify_action & UNMAP_NOTIFY_SEND_EVENT)
+		notify_remote_via_evtchn(b->notify_port);
 
 	for (i = 0; i < b->count; i++) {
 		if (b->grefs[i] != INVALID_GRANT_REF)
@@ -145,6 +154,17 @@ fail:
 	return NULL;
 }
 
+/* The block that starts at page offset @index, or NULL; f->lock held. */
+static struct gntalloc_block *gntalloc_find(struct gntalloc_file *f, u64 index)
+{
+	struct gntalloc_block *b;
+
+	list_for_each_entry(b, &f->blocks, list)
+		if (b->index == index)
+			return b;
+	return NULL;
+}
+
 static long gntalloc_ioctl_alloc(struct gntalloc_file *f,
 				 struct ioctl_gntalloc_alloc_gref __user *arg)
 {
@@ -169,34 +189,30 @@ static long gntalloc_ioctl_alloc(struct gntalloc_file *f,
 		return -ENOMEM;
 	}
 
+	/* User memory is touched only without f->lock (see mmap). */
+	rc = -EFAULT;
+	if (copy_to_user(arg->gref_ids, b->grefs,
+			 array_size(op.count, sizeof(b->grefs[0]))))
+		goto put;
 	mutex_lock(&f->lock);
 	b->index = f->next_index;
-	op.index = b->index << PAGE_SHIFT;
-	rc = -EFAULT;
-	if (copy_to_user(&arg->index, &op.index, sizeof(op.index)) ||
-	    copy_to_user(arg->gref_ids, b->grefs,
-			 array_size(op.count, sizeof(b->grefs[0]))))
-		goto out;
 	f->next_index += op.count;
 	list_add_tail(&b->list, &f->blocks);
-	b = NULL;
-	rc = 0;
-out:
+	op.index = b->index << PAGE_SHIFT;
 	mutex_unlock(&f->lock);
+	if (!put_user(op.index, &arg->index))
+		return 0;
+	/* Unknown to the caller: take it back, unless already gone. */
+	mutex_lock(&f->lock);
+	if (gntalloc_find(f, op.index >> PAGE_SHIFT) == b)
+		list_del(&b->list);
+	else
+		b = NULL;
+	mutex_unlock(&f->lock);
+put:
 	if (b)
 		gntalloc_block_put(b);
 	return rc;
-}
-
-/* The block that starts at page offset @index, or NULL; f->lock held. */
-static struct gntalloc_block *gntalloc_find(struct gntalloc_file *f, u64 index)
-{
-	struct gntalloc_block *b;
-
-	list_for_each_entry(b, &f->blocks, list)
-		if (b->index == index)
-			return b;
-	return NULL;
 }
 
 static long gntalloc_ioctl_dealloc(struct gntalloc_file *f,
@@ -267,20 +283,20 @@ static long gntalloc_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
-/* The last unmap: what the process asked for, then the VMA's reference. */
-static void gntalloc_vma_close(struct vm_area_struct *vma)
+/* Each VMA holds a reference, a copy (fork, mremap) as well. */
+static void gntalloc_vma_open(struct vm_area_struct *vma)
 {
 	struct gntalloc_block *b = vma->vm_private_data;
 
-	if (b->notify_action & UNMAP_NOTIFY_CLEAR_BYTE)
-		((u8 *)page_address(b->pages[b->notify_offset >> PAGE_SHIFT]))
-			[b->notify_offset & ~PAGE_MASK] = 0;
-	if (b->notify_action & UNMAP_NOTIFY_SEND_EVENT)
-		notify_remote_via_evtchn(b->notify_port);
-	gntalloc_block_put(b);
+	refcount_inc(&b->refs);
 }
 
-/* One VMA, one block, one reference: never split, copied or moved. */
+static void gntalloc_vma_close(struct vm_area_struct *vma)
+{
+	gntalloc_block_put(vma->vm_private_data);
+}
+
+/* One VMA, one block: never split or moved. */
 static int gntalloc_vma_may_split(struct vm_area_struct *vma,
 				  unsigned long addr)
 {
@@ -293,6 +309,7 @@ static int gntalloc_vma_mremap(struct vm_area_struct *vma)
 }
 
 static const struct vm_operations_struct gntalloc_vm_ops = {
+	.open = gntalloc_vma_open,
 	.close = gntalloc_vma_close,
 	.may_split = gntalloc_vma_may_split,
 	.mremap = gntalloc_vma_mremap,

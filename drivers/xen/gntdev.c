@@ -185,10 +185,11 @@ static bool gntdev_invalidate(struct mmu_interval_notifier *mn,
 		start = max(range->start, base);
 		end = min(range->end, base + ((unsigned long)map->count << PAGE_SHIFT));
 		if (start < end) {
-			if (map->notify_action)
-				gntdev_unmap_notify(map);
 			gntdev_unmap_grants(map, (start - base) >> PAGE_SHIFT,
 					    (end - start) >> PAGE_SHIFT);
+			/* Once the grants are unmapped: the peer may reuse them. */
+			if (map->notify_action)
+				gntdev_unmap_notify(map);
 		}
 	}
 	spin_unlock_irqrestore(&map->lock, flags);

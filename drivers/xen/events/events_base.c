@@ -1123,7 +1123,9 @@ void xen_pirq_free_irq(unsigned int irq)
 		return;
 	}
 	info = irq_get_chip_data(irq);
-	WARN_ON(info->port);
+	/* Still requested: close the port, before Xen unmaps the pirq. */
+	if (WARN_ON(info->port))
+		xen_evtchn_close(evtchn_detach(info));
 	xa_erase(&pirq_irqs, info->index);
 	irq_set_chip_and_handler(irq, NULL, NULL);
 	irq_set_chip_data(irq, NULL);

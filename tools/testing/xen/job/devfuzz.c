@@ -334,6 +334,44 @@ static void privcmd_buf_cases(void)
 	close(pb);
 }
 
+/*
+ * A mapping whose VMA is copied: by fork once MADV_DOFORK lifted
+ * VM_DONTCOPY, and by an mremap that the driver then refuses.  Each copy
+ * must hold its own reference: the pages outlive the first to go.
+ */
+static void vma_copy_cases(const char *dev, int fd, off_t off)
+{
+	char name[64];
+	unsigned char *p, *q, *spot;
+	pid_t child;
+	int st = -1;
+
+	p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	snprintf(name, sizeof(name), "%s-copy-setup", dev);
+	judge(name, MUST_WORK, p == MAP_FAILED ? -1 : 0, errno);
+	if (p == MAP_FAILED)
+		return;
+	p[0] = 0x5a;
+	snprintf(name, sizeof(name), "%s-madv-dofork", dev);
+	CASE(name, EITHER, madvise(p, PG, MADV_DOFORK));
+	child = fork();
+	if (child == 0)
+		_exit(p[0] == 0x5a ? 0 : 1);
+	waitpid(child, &st, 0);
+	snprintf(name, sizeof(name), "%s-fork-child-gone", dev);
+	judge(name, MUST_WORK, WIFEXITED(st) ? 0 : -1, EINVAL);
+	snprintf(name, sizeof(name), "%s-alive-after-fork", dev);
+	judge(name, MUST_WORK, !faults(p) && p[0] == 0x5a ? 0 : -1, EINVAL);
+	spot = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	snprintf(name, sizeof(name), "%s-mremap-fixed", dev);
+	MAP_CASE(name, MUST_FAIL, q,
+		 mremap(p, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, spot));
+	snprintf(name, sizeof(name), "%s-alive-after-mremap", dev);
+	judge(name, MUST_WORK, !faults(p) && p[0] == 0x5a ? 0 : -1, EINVAL);
+	munmap(p, PG);
+	munmap(spot, PG);
+}
+
 static void restrict_privcmd(int pc)
 {
 	domid_t nobody = NO_DOMAIN;
@@ -550,8 +588,15 @@ static void gntalloc_cases(int ga, int gd)
 		nf.index = al.a.index + 10;
 		CASE("gntalloc-notify-clear-byte", MUST_WORK,
 		     ioctl(ga, IOCTL_GNTALLOC_SET_UNMAP_NOTIFY, &nf));
+		/* Not while still allocated: at the last reference. */
 		munmap(p, PG);
-		judge("gntalloc-byte-cleared-at-unmap", MUST_WORK,
+		judge("gntalloc-byte-kept-while-allocated", MUST_WORK,
+		      q[10] == 0xff ? 0 : -1, EINVAL);
+		dl.index = al.a.index;
+		dl.count = 1;
+		CASE("gntalloc-dealloc-notified", MUST_WORK,
+		     ioctl(ga, IOCTL_GNTALLOC_DEALLOC_GREF, &dl));
+		judge("gntalloc-byte-cleared-at-last-ref", MUST_WORK,
 		      q[10] == 0 ? 0 : -1, EINVAL);
 		munmap(q, PG);
 		u.index = gm.m.index;
@@ -745,6 +790,20 @@ int main(int argc, char **argv)
 	resource_cases(fds[0], domid);
 	dm_op_cases(fds[0], domid);
 	privcmd_buf_cases();
+	{
+		int pb = open_dev("/dev/xen/privcmd-buf");
+		union {
+			struct ioctl_gntalloc_alloc_gref a;
+			unsigned char room[sizeof(struct ioctl_gntalloc_alloc_gref) + 4];
+		} al = { .a = { .domid = 0, .flags = GNTALLOC_FLAG_WRITABLE,
+				.count = 1 } };
+
+		vma_copy_cases("privcmd-buf", pb, 0);
+		close(pb);
+		CASE("gntalloc-alloc-for-copies", MUST_WORK,
+		     ioctl(fds[4], IOCTL_GNTALLOC_ALLOC_GREF, &al));
+		vma_copy_cases("gntalloc", fds[4], al.a.index);
+	}
 	gntdev_cases(fds[1], domid);
 	evtchn_cases(fds[2]);
 	gntalloc_cases(fds[4], fds[1]);
