@@ -215,6 +215,7 @@ static void xen_msi_free_irqs(struct irq_domain *domain, struct device *d)
 	struct msi_desc *desc;
 	unsigned int pirq;
 
+	msi_device_destroy_sysfs(d);
 	msi_for_each_desc(desc, d, MSI_DESC_ASSOCIATED) {
 		pirq = xen_pirq_from_irq(desc->irq);
 		xen_pirq_free_irq(desc->irq);
@@ -272,7 +273,10 @@ static int xen_msi_alloc_irqs(struct irq_domain *domain, struct device *d,
 			goto fail;
 		}
 	}
-	return 0;
+	/* /sys/bus/pci/devices/<dev>/msi_irqs, as irqbalance reads it. */
+	rc = msi_device_populate_sysfs(d);
+	if (!rc)
+		return 0;
 fail:
 	xen_msi_free_irqs(domain, d);
 	return rc;
@@ -285,7 +289,7 @@ static struct msi_domain_ops xen_msi_ops = {
 
 static struct msi_domain_info xen_msi_info = {
 	.flags = MSI_FLAG_PCI_MSIX | MSI_FLAG_FREE_MSI_DESCS |
-		 MSI_FLAG_NO_MASK,
+		 MSI_FLAG_DEV_SYSFS | MSI_FLAG_NO_MASK,
 	.ops = &xen_msi_ops,
 };
 

@@ -143,6 +143,10 @@ def judge_dom0(s, serial, in_time=True):
         return Result(s, False, 'dom0\'s devices have no MSI-X vector '
                       f'(/proc/interrupts: {irqs or "not read"}; see '
                       f'{serial})', serial)
+    if s.kernel == 'ours' and irqs.get('msi_sysfs') != irqs.get('msi'):
+        return Result(s, False, f'dom0 has {irqs.get("msi")} MSI vectors '
+                      f'but {irqs.get("msi_sysfs")} in sysfs (msi_irqs; '
+                      f'see {serial})', serial)
     up = float(f.get('uptime', 0)) or None
     return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
                   'up' + (f' at {up:.1f} s of uptime' if up else '') + left
