@@ -94,7 +94,8 @@ static void gntalloc_block_free(struct gntalloc_block *b)
 	if (b->notify_action & UNMAP_NOTIFY_SEND_EVENT)
 		notify_remote_via_evtchn(b->notify_port);
 
-	for (i = 0; i < b->count; i++) {
+	/* A block whose arrays could not be had holds no page. */
+	for (i = 0; b->pages && b->grefs && i < b->count; i++) {
 		if (b->grefs[i] != INVALID_GRANT_REF)
 			gnttab_end_foreign_access(b->grefs[i], b->pages[i]);
 		else if (b->pages[i])
@@ -112,20 +113,34 @@ static void gntalloc_block_put(struct gntalloc_block *b)
 		gntalloc_block_free(b);
 }
 
+/*
+ * A block of @count granted pages, counted against the limit until it is
+ * freed.  Return: the block, or ERR_PTR(-ENOSPC or -ENOMEM).
+ */
 static struct gntalloc_block *gntalloc_block_alloc(domid_t domid,
 						   unsigned int count,
 						   bool readonly)
 {
-	struct gntalloc_block *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	struct gntalloc_block *b;
 	unsigned int i;
 	int ref;
 
-	if (!b)
-		return NULL;
+	if (count > READ_ONCE(limit))
+		return ERR_PTR(-ENOSPC);
+	if (atomic_add_return(count, &gntalloc_pages) > READ_ONCE(limit)) {
+		atomic_sub(count, &gntalloc_pages);
+		return ERR_PTR(-ENOSPC);
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b) {
+		atomic_sub(count, &gntalloc_pages);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* From here gntalloc_block_free() undoes whatever was done. */
 	b->count = count;
 	refcount_set(&b->refs, 1);
 	b->pages = kvcalloc(count, sizeof(*b->pages), GFP_KERNEL);
-	b->grefs = kvcalloc(count, sizeof(*b->grefs), GFP_KERNEL);
+	b->grefs = kvmalloc_array(count, sizeof(*b->grefs), GFP_KERNEL);
 	if (!b->pages || !b->grefs)
 		goto fail;
 	for (i = 0; i < count; i++)
@@ -143,15 +158,8 @@ static struct gntalloc_block *gntalloc_block_alloc(domid_t domid,
 	}
 	return b;
 fail:
-	if (b->pages && b->grefs) {
-		gntalloc_block_free(b);	/* subtracts what the caller added */
-		atomic_add(count, &gntalloc_pages);
-		return NULL;
-	}
-	kvfree(b->pages);
-	kvfree(b->grefs);
-	kfree(b);
-	return NULL;
+	gntalloc_block_free(b);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* The block that starts at page offset @index, or NULL; f->lock held. */
@@ -176,18 +184,10 @@ static long gntalloc_ioctl_alloc(struct gntalloc_file *f,
 		return -EFAULT;
 	if (!op.count || op.flags & ~GNTALLOC_FLAG_WRITABLE)
 		return -EINVAL;
-	if (op.count > READ_ONCE(limit))
-		return -ENOSPC;
-	if (atomic_add_return(op.count, &gntalloc_pages) > READ_ONCE(limit)) {
-		atomic_sub(op.count, &gntalloc_pages);
-		return -ENOSPC;
-	}
 	b = gntalloc_block_alloc(op.domid, op.count,
 				 !(op.flags & GNTALLOC_FLAG_WRITABLE));
-	if (!b) {
-		atomic_sub(op.count, &gntalloc_pages);
-		return -ENOMEM;
-	}
+	if (IS_ERR(b))
+		return PTR_ERR(b);
 
 	/* User memory is touched only without f->lock (see mmap). */
 	rc = -EFAULT;

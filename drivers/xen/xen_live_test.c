@@ -361,6 +361,19 @@ static void grant_grow_test(struct kunit *test)
 	gnttab_free_grant_references(head);
 }
 
+/* A backend device whose frontend is @otherend, for the ring tests. */
+static struct xenbus_device *ring_test_dev(struct kunit *test, domid_t otherend)
+{
+	struct xenbus_device *xdev = kunit_kzalloc(test, sizeof(*xdev),
+						   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, xdev);
+	xdev->dev.init_name = "kunit-ring";
+	xdev->nodename = "data/kunit-ring";
+	xdev->otherend_id = otherend;
+	return xdev;
+}
+
 /*
  * A backend's view of a ring, with this domain as both ends: two pages
  * granted to ourselves, mapped with xenbus_map_ring_valloc() at one
@@ -369,8 +382,7 @@ static void grant_grow_test(struct kunit *test)
  */
 static void grant_map_ring_self_test(struct kunit *test)
 {
-	struct xenbus_device *xdev = kunit_kzalloc(test, sizeof(*xdev),
-						   GFP_KERNEL);
+	struct xenbus_device *xdev;
 	struct page *pages[2];
 	grant_ref_t refs[2];
 	domid_t self = own_domid();
@@ -385,11 +397,8 @@ static void grant_map_ring_self_test(struct kunit *test)
 	 */
 	if (!xen_pv_domain())
 		kunit_skip(test, "an HVM container cannot map its own grants");
-	KUNIT_ASSERT_NOT_NULL(test, xdev);
 	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
-	xdev->dev.init_name = "kunit-ring";
-	xdev->nodename = "data/kunit-ring";
-	xdev->otherend_id = self;
+	xdev = ring_test_dev(test, self);
 	for (i = 0; i < 2; i++) {
 		pages[i] = alloc_page(GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
@@ -429,20 +438,16 @@ static void grant_map_ring_self_test(struct kunit *test)
  */
 static void grant_map_ring_bad_ref_test(struct kunit *test)
 {
-	struct xenbus_device *xdev = kunit_kzalloc(test, sizeof(*xdev),
-						   GFP_KERNEL);
+	struct xenbus_device *xdev;
 	struct page *page = alloc_page(GFP_KERNEL);
 	domid_t self = own_domid();
 	grant_ref_t refs[2], head;
 	void *addr = (void *)1;
 	int ref, unused;
 
-	KUNIT_ASSERT_NOT_NULL(test, xdev);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
-	xdev->dev.init_name = "kunit-ring";
-	xdev->nodename = "data/kunit-ring";
-	xdev->otherend_id = self;
+	xdev = ring_test_dev(test, self);
 	ref = gnttab_grant_foreign_access(self, xen_page_to_gfn(page), 0);
 	KUNIT_ASSERT_GE(test, ref, 0);
 	/* A reference of ours that grants nothing. */

@@ -141,6 +141,31 @@ static int xen_claim_batch(struct page **pages, unsigned int nr)
 	return done;
 }
 
+/*
+ * Run @batch over @nr pages, XEN_RESERVE_BATCH at a time, until Xen does
+ * less than asked.  Return: pages done, or the first error if none.
+ */
+static int xen_reserve_batches(struct page **pages, unsigned int nr,
+			       int (*batch)(struct page **pages,
+					    unsigned int nr))
+{
+	unsigned int done = 0, n;
+	int rc = 0;
+
+	if (!xen_pv_domain())
+		return -EINVAL;
+	while (done < nr) {
+		n = min(nr - done, XEN_RESERVE_BATCH);
+		rc = batch(pages + done, n);
+		if (rc <= 0)
+			break;
+		done += rc;
+		if (rc < n)	/* Xen did less: it has no more to do */
+			break;
+	}
+	return done ?: rc;
+}
+
 /**
  * xen_pv_release_frames() - give the frames behind pages back to Xen
  * @pages: pages the caller owns, mapped in the direct map, in no order
@@ -154,21 +179,7 @@ static int xen_claim_batch(struct page **pages, unsigned int nr)
  */
 int xen_pv_release_frames(struct page **pages, unsigned int nr)
 {
-	unsigned int done = 0, n;
-	int rc = 0;
-
-	if (!xen_pv_domain())
-		return -EINVAL;
-	while (done < nr) {
-		n = min(nr - done, XEN_RESERVE_BATCH);
-		rc = xen_release_batch(pages + done, n);
-		if (rc <= 0)
-			break;
-		done += rc;
-		if (rc < n)	/* Xen did less: it has no more to do */
-			break;
-	}
-	return done ?: rc;
+	return xen_reserve_batches(pages, nr, xen_release_batch);
 }
 EXPORT_SYMBOL_GPL(xen_pv_release_frames);
 
@@ -182,20 +193,6 @@ EXPORT_SYMBOL_GPL(xen_pv_release_frames);
  */
 int xen_pv_claim_frames(struct page **pages, unsigned int nr)
 {
-	unsigned int done = 0, n;
-	int rc = 0;
-
-	if (!xen_pv_domain())
-		return -EINVAL;
-	while (done < nr) {
-		n = min(nr - done, XEN_RESERVE_BATCH);
-		rc = xen_claim_batch(pages + done, n);
-		if (rc <= 0)
-			break;
-		done += rc;
-		if (rc < n)	/* Xen did less: it has no more to do */
-			break;
-	}
-	return done ?: rc;
+	return xen_reserve_batches(pages, nr, xen_claim_batch);
 }
 EXPORT_SYMBOL_GPL(xen_pv_claim_frames);

@@ -122,16 +122,17 @@ def run_dom0_pairs(s, kernels, assets, logdir):
                     f'{got[-1]:.2f}')
     spread = '; '.join(f'{k} {min(v):.1f}-{max(v):.1f} s' for k, v in
                        ups.items() if v)
-    words = (f'{2 * s.pairs - len(bad)} of {2 * s.pairs} dom0 boots brought '
-             f'the toolstack up ({spread}); ours/ref over {len(ratios)} '
-             f'pairs: {ratio_interval(ratios, lower_better=True)}')
+    up_ratio = ratio_interval(ratios, lower_better=True)
     if s.creates:
         words = (f'{len(ups["ours"]) + len(ups["ref"])} of {2 * s.pairs} '
-                 f'dom0 boots up, toolstack ours/ref '
-                 f'{ratio_interval(ratios, lower_better=True)}; domU create '
-                 'to init, our dom0 / the reference dom0: ' + '; '.join(
-                     f'{kind} {ratio_interval(got, lower_better=True)}'
-                     for kind, got in kinds.items()))
+                 f'dom0 boots up, toolstack ours/ref {up_ratio}; domU '
+                 'create to init, our dom0 / the reference dom0: ' +
+                 '; '.join(f'{kind} {ratio_interval(got, lower_better=True)}'
+                           for kind, got in kinds.items()))
+    else:
+        words = (f'{2 * s.pairs - len(bad)} of {2 * s.pairs} dom0 boots '
+                 f'brought the toolstack up ({spread}); ours/ref over '
+                 f'{len(ratios)} pairs: {up_ratio}')
     if bad:
         words += '; ' + '; '.join(bad)
     return Result(s, not bad, words, os.path.join(logdir, f'{s.name}-1'))
