@@ -137,6 +137,54 @@ static void ring_final_check_test(struct kunit *test)
 							       &rsp_prod, 1));
 }
 
+static void back_ring_requests_test(struct kunit *test)
+{
+	struct xen_back_ring r = { .nr_ents = 8 };
+
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 0), 0);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 8), 8);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 9), -EIO);
+	/* Three taken, unanswered: five more fit, not six. */
+	r.req_cons = 3;
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 8), 5);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 9), -EIO);
+	/* An index moved back reads as 2^32 - 1 new ones. */
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 2), -EIO);
+	/* Answered: the slots are free again, across the wrap. */
+	r.req_cons = 0xfffffffdU;
+	r.rsp_prod_pvt = 0xfffffffdU;
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 5), 8);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 6), -EIO);
+	KUNIT_EXPECT_EQ(test, xen_back_ring_slot(&r, 5), 5U);
+	KUNIT_EXPECT_EQ(test, xen_back_ring_slot(&r, r.req_cons), 5U);
+	/* Our own indices out of order are caught too. */
+	r.rsp_prod_pvt = r.req_cons + 1;
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, r.req_cons), -EIO);
+}
+
+static void back_ring_push_test(struct kunit *test)
+{
+	struct xen_back_ring r = { .nr_ents = 8, .rsp_prod_pvt = 3 };
+	RING_IDX rsp_prod = 1, rsp_event = 2, req_event = 0, req_prod = 5;
+
+	/* The frontend waits for response 2 (index 1): it gets an event. */
+	KUNIT_EXPECT_TRUE(test, xen_ring_push_responses(&r, &rsp_prod,
+							&rsp_event));
+	KUNIT_EXPECT_EQ(test, rsp_prod, 3U);
+	/* It waits for one further on: none. */
+	rsp_event = 7;
+	r.rsp_prod_pvt = 5;
+	KUNIT_EXPECT_FALSE(test, xen_ring_push_responses(&r, &rsp_prod,
+							 &rsp_event));
+	r.req_cons = 5;
+	KUNIT_EXPECT_FALSE(test, xen_ring_final_check_requests(&r, &req_event,
+							       &req_prod));
+	KUNIT_EXPECT_EQ(test, req_event, 6U);
+	req_prod = 6;
+	KUNIT_EXPECT_TRUE(test, xen_ring_final_check_requests(&r, &req_event,
+							      &req_prod));
+}
+
 static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_entries_test),
 	KUNIT_CASE(ring_free_test),
@@ -145,6 +193,8 @@ static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_backwards_test),
 	KUNIT_CASE(ring_flip_test),
 	KUNIT_CASE(ring_final_check_test),
+	KUNIT_CASE(back_ring_requests_test),
+	KUNIT_CASE(back_ring_push_test),
 	{}
 };
 

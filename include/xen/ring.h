@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The arithmetic of shared request/response rings (the layout is in
- * xen/interface/io/ring.h), for frontends.
+ * xen/interface/io/ring.h), for frontends and backends.
  *
  * The indices run freely and wrap at 2^32; an entry's slot is the index
  * masked by the number of entries.  The frontend keeps its own producer
@@ -12,6 +12,10 @@
  * (@rsp_seen), and a later one behind it is refused like one too far
  * ahead, so that a backend flipping the index cannot keep a consumer
  * looping between "there is more" and "there is nothing".
+ *
+ * A backend is checked the same way from the other side: the frontend
+ * cannot publish more requests than there are slots free of them, counting
+ * the ones the backend took and has not answered yet.
  *
  * The index logic is in inline functions that KUnit tests
  * (drivers/xen/ring_test.c); the two that touch the shared ring add the
@@ -145,6 +149,26 @@ static inline RING_IDX xen_ring_note_responses(struct xen_front_ring *r,
 }
 
 /**
+ * xen_ring_publish() - move a producer index, for either end
+ * @prod: the shared ring's producer index (req_prod or rsp_prod)
+ * @val: its new value; the entries before it are written
+ * @event: the other end's event index (req_event or rsp_event)
+ *
+ * Return: true when the other end asked to be notified of one of the
+ * entries published.
+ */
+static inline bool xen_ring_publish(RING_IDX *prod, RING_IDX val,
+				    const RING_IDX *event)
+{
+	RING_IDX old = READ_ONCE(*prod);
+
+	virt_wmb();	/* the entries, then the index */
+	WRITE_ONCE(*prod, val);
+	virt_mb();	/* the index, then the other end's event */
+	return xen_ring_notify_needed(old, val, READ_ONCE(*event));
+}
+
+/**
  * xen_ring_push_requests() - publish the requests written so far
  * @r: the ring
  * @req_prod: the shared ring's req_prod
@@ -156,12 +180,7 @@ static inline bool xen_ring_push_requests(const struct xen_front_ring *r,
 					  RING_IDX *req_prod,
 					  const RING_IDX *req_event)
 {
-	RING_IDX old = READ_ONCE(*req_prod);
-
-	virt_wmb();	/* the requests, then the index */
-	WRITE_ONCE(*req_prod, r->req_prod_pvt);
-	virt_mb();	/* the index, then the backend's event */
-	return xen_ring_notify_needed(old, r->req_prod_pvt, READ_ONCE(*req_event));
+	return xen_ring_publish(req_prod, r->req_prod_pvt, req_event);
 }
 
 /**
@@ -187,6 +206,88 @@ static inline bool xen_ring_final_check_responses(struct xen_front_ring *r,
 	WRITE_ONCE(*rsp_event, r->rsp_cons + max_t(RING_IDX, wait, 1));
 	virt_mb();	/* the event index, then the producer index */
 	return xen_ring_note_responses(r, READ_ONCE(*rsp_prod)) != r->rsp_cons;
+}
+
+/**
+ * struct xen_back_ring - a backend's own indices of a shared ring
+ * @req_cons: the next request to take
+ * @rsp_prod_pvt: the next response to write; published with
+ *	xen_ring_push_responses()
+ * @nr_ents: the ring's entries, a power of two
+ */
+struct xen_back_ring {
+	RING_IDX req_cons;
+	RING_IDX rsp_prod_pvt;
+	unsigned int nr_ents;
+};
+
+/**
+ * xen_back_ring_slot() - the slot of an index
+ * @r: the ring
+ * @idx: a request or response index
+ *
+ * Return: the slot, below @r->nr_ents.
+ */
+static inline unsigned int xen_back_ring_slot(const struct xen_back_ring *r,
+					      RING_IDX idx)
+{
+	return idx & (r->nr_ents - 1);
+}
+
+/**
+ * xen_ring_new_requests() - the requests a frontend published, checked
+ * @r: the ring
+ * @req_prod: the shared ring's req_prod, read once by the caller
+ *
+ * The requests from @r->req_cons up to @req_prod, plus those taken and not
+ * yet answered, must fit in the ring; more is a lie that would make the
+ * backend read slots it has yet to answer.
+ *
+ * Return: how many there are to take, or -EIO.
+ */
+static inline int xen_ring_new_requests(const struct xen_back_ring *r,
+					RING_IDX req_prod)
+{
+	RING_IDX n = req_prod - r->req_cons;
+	RING_IDX taken = r->req_cons - r->rsp_prod_pvt;
+
+	if (taken > r->nr_ents || n > r->nr_ents - taken)
+		return -EIO;
+	return n;
+}
+
+/**
+ * xen_ring_push_responses() - publish the responses written
+ * @r: the ring
+ * @rsp_prod: the shared ring's rsp_prod
+ * @rsp_event: the shared ring's rsp_event
+ *
+ * Return: true when the frontend asked for an event for one of them.
+ */
+static inline bool xen_ring_push_responses(const struct xen_back_ring *r,
+					   RING_IDX *rsp_prod,
+					   const RING_IDX *rsp_event)
+{
+	return xen_ring_publish(rsp_prod, r->rsp_prod_pvt, rsp_event);
+}
+
+/**
+ * xen_ring_final_check_requests() - before a backend goes idle
+ * @r: the ring, every request published so far taken
+ * @req_event: the shared ring's req_event
+ * @req_prod: the shared ring's req_prod
+ *
+ * Asks for an event at the next request, then looks once more.
+ *
+ * Return: true when a request came meanwhile: take it instead of waiting.
+ */
+static inline bool xen_ring_final_check_requests(const struct xen_back_ring *r,
+						 RING_IDX *req_event,
+						 const RING_IDX *req_prod)
+{
+	WRITE_ONCE(*req_event, r->req_cons + 1);
+	virt_mb();	/* the event index, then the producer index */
+	return READ_ONCE(*req_prod) != r->req_cons;
 }
 
 #endif /* _XEN_RING_H */

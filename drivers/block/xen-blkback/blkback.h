@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface between the parts of blkback, the Xen block backend.
+ *
+ * blkback_xenbus.c owns a virtual disk's life: the block device the
+ * hotplug script names, what we offer the frontend, connecting its rings
+ * and taking them down.  blkback_ring.c owns each ring: its mapping, its
+ * event channel, the thread that takes requests and writes responses.
+ * blkback_io.c carries a checked request out: grant copies between the
+ * frontend's pages and ours, bios to the block device.  blkback_req.c
+ * checks requests (pure logic).
+ *
+ * Data moves by grant copy, never by mapping the frontend's pages: a
+ * frontend that revokes a grant under I/O makes that copy fail and
+ * nothing else, and a dead domain leaves no mapping behind to wait for.
+ *
+ * Lock order: blkback_dev.lock (mutex: connect, disconnect, the block
+ * device) -> blkback_ring.done_lock (spinlock, irqsave: the completed
+ * list).  Everything else of a ring belongs to its thread.
+ */
+#ifndef _XEN_BLKBACK_H
+#define _XEN_BLKBACK_H
+
+#include <linux/blkdev.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <xen/grant_table.h>
+#include <xen/interface/io/blkif.h>
+#include <xen/ring.h>
+#include <xen/xenbus.h>
+
+#include "blkback_req.h"
+
+/*
+ * What we offer: rings of up to 16 pages (512 requests), up to 4 rings a
+ * disk, and indirect requests of up to 256 segments (1 MiB: one bio,
+ * one page of descriptors).
+ */
+#define BLKBACK_MAX_RING_ORDER	XENBUS_MAX_RING_GRANT_ORDER
+#define BLKBACK_MAX_QUEUES	4
+#define BLKBACK_MAX_SEGS	256
+
+/* Pages a ring keeps for data between requests, beyond those in use. */
+#define BLKBACK_POOL_PAGES	512
+
+/* blkback_ring.flags */
+#define BLKBACK_KICKED	0	/* an event came; the irq waits for its EOI */
+#define BLKBACK_BROKEN	1	/* the frontend sent nonsense: no more requests */
+
+struct blkback_dev;
+struct blkback_ring;
+
+/**
+ * struct blkback_pending - a request taken from the ring and not yet answered
+ * @ring: its ring
+ * @list: on the ring's free or done list
+ * @req: the request, checked
+ * @segs: its segments, checked (BLKBACK_MAX_SEGS)
+ * @pages: our page behind each segment
+ * @desc: a page for an indirect request's segment descriptors, copied in
+ * @bios: bios in flight, plus one while they are being submitted
+ * @status: the BLKIF_RSP_* to answer; an error from any bio or copy sticks
+ */
+struct blkback_pending {
+	struct blkback_ring *ring;
+	struct list_head list;
+	struct blkback_req req;
+	struct blkback_seg *segs;
+	struct page **pages;
+	struct blkif_request_segment *desc;
+	atomic_t bios;
+	int status;
+};
+
+/**
+ * struct blkback_stats - what a ring did, for debugfs-less reading in sysfs
+ * @rd: reads
+ * @wr: writes
+ * @flush: flushes and barriers
+ * @discard: discards
+ * @indirect: indirect requests
+ * @err: requests answered with an error
+ * @copies: grant copy hypercalls
+ */
+struct blkback_stats {
+	u64 rd, wr, flush, discard, indirect, err, copies;
+};
+
+/**
+ * struct blkback_ring - one of a disk's rings, and its thread
+ * @blkif: its disk
+ * @id: its number
+ * @sring: the shared ring, mapped
+ * @br: our indices
+ * @irq: its event channel's irq (0 when unbound)
+ * @thread: the thread that serves it
+ * @wq: the thread waits here
+ * @flags: BLKBACK_KICKED, BLKBACK_BROKEN
+ * @done_lock: guards @done
+ * @done: requests whose bios all completed
+ * @free: pendings not in use
+ * @pendings: all of them, one a ring slot
+ * @inflight: pendings in use
+ * @pool: idle data pages
+ * @pool_count: how many
+ * @copy: a batch of grant copies
+ * @copy_owner: the pending each copy is for
+ * @nr_copy: copies in the batch
+ * @stats: counters
+ */
+struct blkback_ring {
+	struct blkback_dev *blkif;
+	unsigned int id;
+	struct blkif_sring *sring;
+	struct xen_back_ring br;
+	int irq;
+	struct task_struct *thread;
+	wait_queue_head_t wq;
+	unsigned long flags;
+	spinlock_t done_lock;	/* see above */
+	struct list_head done;
+	struct list_head free;
+	struct blkback_pending *pendings;
+	unsigned int inflight;
+	struct page **pool;
+	unsigned int pool_count;
+	struct gnttab_copy *copy;
+	struct blkback_pending **copy_owner;
+	unsigned int nr_copy;
+	struct blkback_stats stats;
+};
+
+/**
+ * struct blkback_dev - one virtual disk served to a frontend
+ * @xdev: its xenbus device
+ * @lock: see the top of this file
+ * @pdev_watch: the watch on our "physical-device" node
+ * @bfile: the block device, once the hotplug script named it
+ * @bdev: the same
+ * @devt: its number
+ * @lim: its limits; @lim.sectors changes when it is resized
+ * @info: VDISK_* bits we publish
+ * @nr_rings: rings connected (0: none)
+ * @rings: them
+ * @unregister_work: removes the device once it closed and the toolstack
+ *	set it offline
+ */
+struct blkback_dev {
+	struct xenbus_device *xdev;
+	struct mutex lock;	/* see above */
+	struct xenbus_watch pdev_watch;
+	struct file *bfile;
+	struct block_device *bdev;
+	dev_t devt;
+	struct blkback_limits lim;
+	unsigned int info;
+	unsigned int nr_rings;
+	struct blkback_ring *rings;
+	struct work_struct unregister_work;
+};
+
+/* blkback_ring.c */
+int blkback_ring_connect(struct blkback_ring *ring, const grant_ref_t *grefs,
+			 unsigned int nr_grefs, evtchn_port_t port);
+void blkback_ring_disconnect(struct blkback_ring *ring);
+void blkback_respond(struct blkback_ring *ring, const struct blkback_req *req,
+		     int status);
+void blkback_broken(struct blkback_ring *ring, const char *why,
+		    const struct blkback_req *req);
+
+/* blkback_io.c */
+void blkback_io_start(struct blkback_ring *ring, struct blkback_pending *p,
+		      const union blkif_sring_entry *slot);
+void blkback_io_reap(struct blkback_ring *ring);
+void blkback_pool_drain(struct blkback_ring *ring);
+
+/* blkback_xenbus.c */
+void blkback_check_resize(struct blkback_dev *blkif);
+
+#endif /* _XEN_BLKBACK_H */
