@@ -80,7 +80,8 @@ fi
 # --- the guest initramfs -------------------------------------------------------
 bb=/bin/busybox
 gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c" \
-	   "$here/bench/microbench.c") |
+	   "$here/bench/microbench.c" "$here/rootfs/hostfe.c" \
+	   "$here/rootfs/hostfe-cases") |
 	  sha256sum | cut -c1-16)
 if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	echo "assets: making guest.cpio.gz"
@@ -93,6 +94,9 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	gcc -static -O2 -Wall -pthread -o "$tmp/bin/xsbench" "$here/bench/xsbench.c"
 	# The microbenchmarks (system call, fork, exec, mmap, faults, pipe).
 	gcc -static -O2 -Wall -o "$tmp/bin/microbench" "$here/bench/microbench.c"
+	# The hostile block frontend and its cases (pvops.hostfe=1).
+	gcc -static -O2 -Wall -o "$tmp/bin/hostfe" "$here/rootfs/hostfe.c"
+	cp "$here/rootfs/hostfe-cases" "$tmp/hostfe-cases"
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"

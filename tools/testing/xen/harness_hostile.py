@@ -263,3 +263,103 @@ def judge_devfuzz(s, out, serial):
                   'them) answered as they must be, no bug logged, the domU '
                   f'gone, {f.get("ports_after")} event channels as before; '
                   f'kmemleak: {leak.group(1) if leak else "?"}', serial)
+
+
+def hostfe_cases():
+    """The hostile frontend's cases (rootfs/hostfe-cases): (disk,
+    expectation, steps), the expectation 'serve' or the text of a close."""
+    cases = []
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        'rootfs', 'hostfe-cases')
+    with open(path) as f:
+        for line in f:
+            if not line.startswith('xvd'):
+                continue
+            disk, expect, steps = (x.strip() for x in line.split('|'))
+            cases.append((disk, expect, steps))
+    return cases
+
+
+def judge_hostfe(s, out, serial):
+    """A hostile block frontend against dom0's blkback (rootfs/hostfe.c,
+    job/hostfe.sh): every case ended as its line in rootfs/hostfe-cases
+    says, the healthy disk read back intact, and once the domU is
+    destroyed dom0 holds nothing of it and logged no bug.  Against the
+    reference dom0, a survey: how each case ended."""
+    text = read(serial)
+    console = os.path.join(out, 'console', f'guest-{s.name}.log')
+    ctext = read(console)
+    klog = os.path.join(out, f'{s.name}.dmesg.log')
+    ktext = read(klog)
+    m = re.search(MARK + r'hostfe FAILED: (.*)', text)
+    if m:
+        return Result(s, False, m.group(1), serial)
+    m = re.search(MARK + r'hostfe domid=(\d+) xvda_sha256=(\S+)', text)
+    if not m:
+        return Result(s, False, 'the domU was not created', serial)
+    domid, want_sum = m.groups()
+    states = dict(re.findall(MARK + r'hostfe backend vdev=(\d+) state=(\d+)',
+                             text))
+    bad, ok = [], 0
+    for disk, expect, _ in hostfe_cases():
+        start = re.search(MARK + rf'hostfe case {disk} start vdev=(\d+)',
+                          ctext)
+        end = re.search(MARK + rf'hostfe case {disk} (ok|failed)', ctext)
+        if not start or not end:
+            bad.append(f'{disk}: not run')
+            continue
+        vdev = start.group(1)
+        state = states.get(vdev, 'gone')
+        why = None
+        if end.group(1) != 'ok':
+            m = re.search(rf'hostfe device/vbd/{vdev}: FAILED: (.*)', ctext)
+            why = 'its steps failed: ' + (m.group(1) if m else '?')
+        elif expect == 'serve':
+            if state != '4':
+                why = f'backend state {state}, not Connected'
+        else:
+            want = expect.split(':', 1)[1].strip()
+            lines = [ln for ln in ktext.splitlines()
+                     if f'vbd-{domid}-{vdev}:' in ln and want in ln]
+            if state not in ('5', '6'):
+                why = f'backend state {state}, not Closing'
+            elif len(lines) != 1:
+                why = f'{len(lines)} log lines with "{want}", not 1'
+        if why:
+            bad.append(f'{disk} ({expect}): {why}')
+        else:
+            ok += 1
+    m = re.search(MARK + r'hostfe xvda sha256=(\S+)', ctext)
+    got_sum = m.group(1) if m else 'none'
+    m = re.search(MARK + r'hostfe kernel-log (.*)', text)
+    klog_ok = m and m.group(1).startswith('clean')
+    hold = re.search(MARK + r'hostfe holds (.*)', text)
+    f = parse_fields(hold.group(1)) if hold else {}
+    held = (f.get('domains') != '0' or
+            f.get('ports_before') != f.get('ports_after') or
+            f.get('backend_devices') != '0' or
+            f.get('blkback_threads') != '0')
+    if s.dom0 == 'ref':
+        return Result(s, bool(klog_ok), f'survey: {ok} of '
+                      f'{len(hostfe_cases())} cases as ours answers them; '
+                      + '; '.join(bad[:30]) + f'; kernel log: '
+                      f'{m.group(1) if m else "?"}; holds: '
+                      f'{hold.group(1) if hold else "?"}', klog)
+    if not klog_ok:
+        return Result(s, False, 'dom0 logged '
+                      + (m.group(1) if m else 'nothing we could read')
+                      + f' (see {klog})', klog)
+    if bad:
+        return Result(s, False, f'{len(bad)} of {len(hostfe_cases())} '
+                      'cases wrong: ' + '; '.join(bad[:5]), console)
+    if got_sum != want_sum:
+        return Result(s, False, f'the healthy disk read back {got_sum}, '
+                      f'not {want_sum}', console)
+    if held:
+        return Result(s, False, 'dom0 kept what the domU took: '
+                      + (hold.group(1) if hold else 'no count'), serial)
+    return Result(s, True, f'{ok} cases as they must be (each nonsense '
+                  'closed its device alone with one log line, each error '
+                  'answered), the healthy disk intact, nothing held after '
+                  f'xl destroy ({f.get("ports_after")} event channels as '
+                  'before), no bug logged', console)

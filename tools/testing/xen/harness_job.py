@@ -159,6 +159,7 @@ def make_job(jobdir, kernels, assets, domus):
             cmdline += (' pvops.control=1' if s.control or s.blkbad or
                         s.netbad or s.conflood else '')
             cmdline += ' pvops.xsbench=1' if s.xsbench else ''
+            cmdline += ' pvops.hostfe=1' if s.hostfe else ''
             # printk.devkmsg=on: /dev/kmsg unthrottled, every line counts.
             cmdline += (f' pvops.crash={s.crash} printk.devkmsg=on'
                         if s.crash else '')
@@ -170,6 +171,13 @@ def make_job(jobdir, kernels, assets, domus):
                                     else 'destroy'))
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
+            continue
+        if s.hostfe:
+            # The guest plays the frontend (rootfs/hostfe.c); dom0 gives
+            # it a disk a case (job/hostfe.sh).
+            shutil.copy(os.path.join(JOB, 'hotplug-block'), jobdir)
+            shutil.copy(os.path.join(HERE, 'rootfs', 'hostfe-cases'), jobdir)
+            script.append(f'run_hostfe {s.name} {s.name}.cfg {s.timeout}\n')
             continue
         if s.devfuzz:
             # job/devfuzz.c against the paused domU (job/devfuzz.sh).

@@ -16,7 +16,8 @@ from harness_common import (
     INIT_RE, MARK, emulator_stop, parse_fields, read, Result)
 from harness_debian import judge_debian
 from harness_hcalls import judge_hcalls
-from harness_hostile import judge_bad, judge_conflood, judge_devfuzz
+from harness_hostile import (
+    judge_bad, judge_conflood, judge_devfuzz, judge_hostfe)
 from harness_kunit import judge_kunit
 from harness_micro import judge_micro, judge_micro_pairs
 
@@ -55,6 +56,8 @@ def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
     if s.devfuzz:
         return judge_devfuzz(s, out, serial)
+    if s.hostfe:
+        return judge_hostfe(s, out, serial)
     if s.conflood:
         return judge_conflood(s, out, serial)
     if s.forkloop:

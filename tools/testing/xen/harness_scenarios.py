@@ -39,6 +39,7 @@ class Scenario:
     forkloop: int = 0           # (pv) xentrace a boot with and without N fork+exec+exit
     micro: bool = False         # run the microbenchmarks (pvops.micro=1)
     devfuzz: int = 0            # (dom0) job/devfuzz.c with this seed
+    hostfe: bool = False        # the guest plays a hostile block frontend
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     memmap: str = ''            # the memory map dom0 gives it before it
@@ -348,6 +349,41 @@ SCENARIOS = [
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
              'prints the fio ratios'),
+    Scenario('dom0-ours-hostfe', 'pv', 'ours', dom0='ours', hostfe=True,
+             timeout=300,
+             doc='a hostile block frontend (rootfs/hostfe.c) in our PV domU '
+             'against our blkback: 25 cases of rootfs/hostfe-cases, one '
+             'disk each (bad operations, segment counts and sectors, '
+             'indirect requests, ring indices that jump, sectors past the '
+             'end, grants it never gave, read-only or revoked under I/O, '
+             'event floods, bad ring, channel, protocol and queue nodes): '
+             'each nonsense closes its device alone with one log line, '
+             'each error is answered as one; a healthy disk of the same '
+             'domU reads back intact; after xl destroy dom0 holds no '
+             'device, thread or event channel of it and logged no bug'),
+    Scenario('dom0-ref-hostfe', 'pv', 'ours', dom0='ref', hostfe=True,
+             timeout=300,
+             doc='the same cases against the reference dom0\'s blkback, '
+             'for comparison (by name only: upstream answers some of them '
+             'differently)'),
+    Scenario('dom0-ours-debian-io-pv-ours', 'pv', 'ours', dom0='ours',
+             debian=True, net=False, io=True, timeout=900,
+             doc='debian-io with our kernel as dom0 as well: our blkback '
+             'serves the Debian disk, the raw script disk and the scratch '
+             'disk to our PV domU; every check of debian-io (read-back, '
+             'xl reboot, fio, attach, detach, reattach, resize, discard, '
+             'fsck)'),
+    Scenario('dom0-ours-debian-io-pv-ref', 'pv', 'ref', dom0='ours',
+             debian=True, net=False, io=True, timeout=900,
+             doc='the same with the reference kernel as the PV domU: '
+             'upstream\'s blkfront against our blkback'),
+    Scenario('dom0-ours-debian-io-pvh-ours', 'pvh', 'ours', dom0='ours',
+             debian=True, net=False, io=True, timeout=900,
+             doc='dom0-ours-debian-io-pv-ours with our kernel as a PVH '
+             'domU'),
+    Scenario('dom0-ours-debian-io-pvh-ref', 'pvh', 'ref', dom0='ours',
+             debian=True, net=False, io=True, timeout=900,
+             doc='the same with the reference kernel as a PVH domU'),
     Scenario('blkfront-bad-pvh-ours', 'pvh', 'ours', dom0='ref',
              blkbad=True, timeout=420,
              doc='19 disks whose hostile backend (job/hostile.sh, '
@@ -422,7 +458,9 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'dom0-ours-pv-ours', 'dom0-ours-pvh-ref', 'dom0-ours-pvh-ours',
            'dom0-ours-control-pv-ours', 'dom0-ours-control-pvh-ours',
            'dom0-ours-boot20-pv-ref', 'dom0-ours-boot20-pv-ours',
-           'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours']
+           'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours',
+           'dom0-ours-hostfe', 'dom0-ours-debian-io-pv-ours',
+           'dom0-ours-debian-io-pv-ref']
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A hostile block frontend (rootfs/hostfe.c, run by the guest's init with
+# pvops.hostfe=1) against dom0's blkback: a busybox domU gets one disk a
+# case of rootfs/hostfe-cases, each 1 MiB of dom0's memory through a loop
+# device, and a healthy 8 MiB disk, xvda, of random bytes.
+# Sourced by run.sh, the job harness_job.make_job() writes for dom0.
+
+# run_hostfe NAME CFG TIMEOUT: create the domU, wait for its cases, say
+# each backend's state, destroy it, then say what dom0 still holds: the
+# domain, its event channels, blkback's threads and devices, and whether
+# the kernel logged anything that is a bug.  The harness judges the cases
+# against the table (harness_hostile.judge_hostfe).
+run_hostfe() {
+	name=$1 cfg=$2 tmo=$3
+	log=/job/out/console/guest-$name.log
+	klog=/job/out/$name.dmesg.log
+	step() { say "hostfe $*"; }
+	ports0=$(dom0_ports)
+	lines0=$(dmesg | wc -l)
+	dd if=/dev/urandom of=/dev/shm/hostfe-xvda.img bs=1M count=8 2>/dev/null
+	sum=$(sha256sum < /dev/shm/hostfe-xvda.img | cut -d' ' -f1)
+	disks= loops=
+	for disk in xvda $(sed -n 's/^\(xvd[a-z]\) *|.*/\1/p' /job/hostfe-cases); do
+		img=/dev/shm/hostfe-$disk.img
+		[ -e $img ] || truncate -s 1M $img
+		if ! l=$(losetup -f --show $img); then
+			step "FAILED: no loop device for $disk"
+			return 1
+		fi
+		loops="$loops $l"
+		disks="$disks${disks:+, }'format=raw, vdev=$disk, access=rw, script=/job/hotplug-block, target=$l'"
+	done
+	if ! timeout -k 5 180 xl create -q "/job/cfg/$cfg" "name=\"$name\"" \
+			"disk=[$disks]" > "/job/out/$name.create.log" 2>&1; then
+		step "FAILED: xl create (see out/$name.create.log)"
+	else
+		d=$(xl domid "$name")
+		step "domid=$d xvda_sha256=$sum"
+		if ! wait_log "$log" 'PVOPS-HARNESS: hostfe done' 1 $((tmo * 10)) "$name"; then
+			step "FAILED: the guest did not finish its cases (see console/guest-$name.log)"
+		fi
+		be=/local/domain/0/backend/vbd/$d
+		for vd in $(xenstore-list $be 2>/dev/null); do
+			step "backend vdev=$vd state=$(xenstore-read $be/$vd/state)"
+		done
+		xl destroy "$name" > /dev/null 2>&1
+		gone_within 100 xl domid "$name"
+		gone_within 100 xenstore-read $be
+	fi
+	# The backends' devices must go with the domain, and their threads.
+	sleep 1
+	devs=$(ls /sys/bus/xen-backend/devices 2>/dev/null | grep -c "^vbd-$d-")
+	threads=$(ps -e -o comm= | grep -c '^blkback')
+	for l in $loops; do losetup -d $l 2>/dev/null; done
+	rm -f /dev/shm/hostfe-*.img
+	dmesg | tail -n +$((lines0 + 1)) > "$klog"
+	bad=$(grep -m1 -E 'BUG|Oops|WARNING:|general protection|Call Trace|refcount_t|list_del corruption' "$klog")
+	if [ -n "$bad" ]; then
+		step "kernel-log FAIL: $bad"
+	else
+		step "kernel-log clean lines=$(wc -l < "$klog")"
+	fi
+	step "holds domains=$(xl list | awk 'NR > 2' | wc -l) ports_before=$ports0 ports_after=$(dom0_ports) backend_devices=$devs blkback_threads=$threads"
+	step done
+}
