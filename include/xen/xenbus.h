@@ -273,5 +273,7 @@ void xenbus_dev_fatal(struct xenbus_device *dev, int err, const char *fmt, ...);
 int xenbus_read_offer(struct xenbus_device *dev, const char *node,
 		      unsigned int default_val, unsigned int min,
 		      unsigned int max, unsigned int *val);
+int xenbus_read_required(struct xenbus_device *dev, const char *node,
+			 unsigned int min, unsigned int max, unsigned int *val);
 
 #endif /* _XEN_XENBUS_H */

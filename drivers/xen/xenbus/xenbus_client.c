@@ -115,6 +115,44 @@ void xenbus_dev_fatal(struct xenbus_device *dev, int err, const char *fmt, ...)
 }
 EXPORT_SYMBOL_GPL(xenbus_dev_fatal);
 
+/*
+ * A number in the other end's directory, from @min to @max: anything else
+ * is fatal to the device, and so is its absence when @required.
+ */
+static int xb_read_number(struct xenbus_device *dev, const char *node,
+			  bool required, unsigned int default_val,
+			  unsigned int min, unsigned int max, unsigned int *val)
+{
+	const char *who = dev->bus->frontend ? "backend" : "frontend";
+	char *raw;
+	int rc;
+
+	raw = xenbus_read(XBT_NIL, dev->otherend, node, NULL);
+	if (IS_ERR(raw)) {
+		rc = PTR_ERR(raw);
+		if (rc == -ENOENT && !required) {
+			*val = default_val;
+			return 0;
+		}
+		if (rc == -ENOENT)
+			xenbus_dev_fatal(dev, rc, "%s %s missing", who, node);
+		else
+			xenbus_dev_fatal(dev, rc, "reading %s/%s",
+					 dev->otherend, node);
+		return rc;
+	}
+	rc = kstrtouint(raw, 10, val);
+	if (rc || *val < min || *val > max) {
+		/* At most 16 bytes of it, escaped: it may be anything. */
+		xenbus_dev_fatal(dev, -EINVAL, "%s %s %*pE, not %u to %u",
+				 who, node, (int)min_t(size_t, strlen(raw), 16),
+				 raw, min, max);
+		rc = -EINVAL;
+	}
+	kfree(raw);
+	return rc;
+}
+
 /**
  * xenbus_read_offer() - read a number the other end offers, checked
  * @dev: the device
@@ -134,32 +172,29 @@ int xenbus_read_offer(struct xenbus_device *dev, const char *node,
 		      unsigned int default_val, unsigned int min,
 		      unsigned int max, unsigned int *val)
 {
-	char *raw;
-	int rc;
-
-	raw = xenbus_read(XBT_NIL, dev->otherend, node, NULL);
-	if (IS_ERR(raw)) {
-		rc = PTR_ERR(raw);
-		if (rc == -ENOENT) {
-			*val = default_val;
-			return 0;
-		}
-		xenbus_dev_fatal(dev, rc, "reading %s/%s", dev->otherend, node);
-		return rc;
-	}
-	rc = kstrtouint(raw, 10, val);
-	if (rc || *val < min || *val > max) {
-		/* At most 16 bytes of it, escaped: it may be anything. */
-		xenbus_dev_fatal(dev, -EINVAL, "%s %s %*pE, not %u to %u",
-				 dev->bus->frontend ? "backend" : "frontend",
-				 node, (int)min_t(size_t, strlen(raw), 16), raw,
-				 min, max);
-		rc = -EINVAL;
-	}
-	kfree(raw);
-	return rc;
+	return xb_read_number(dev, node, false, default_val, min, max, val);
 }
 EXPORT_SYMBOL_GPL(xenbus_read_offer);
+
+/**
+ * xenbus_read_required() - read a number the other end must publish
+ * @dev: the device
+ * @node: the node in the other end's directory (it may name a
+ *	subdirectory: "queue-1/ring-ref")
+ * @min: the least value the protocol allows
+ * @max: the greatest
+ * @val: the value read
+ *
+ * As xenbus_read_offer(), but a node that is not there is fatal too.
+ *
+ * Return: 0 with *@val set, or a negative errno once reported.
+ */
+int xenbus_read_required(struct xenbus_device *dev, const char *node,
+			 unsigned int min, unsigned int max, unsigned int *val)
+{
+	return xb_read_number(dev, node, true, 0, min, max, val);
+}
+EXPORT_SYMBOL_GPL(xenbus_read_required);
 
 static int xb_switch(struct xenbus_device *dev, enum xenbus_state state,
 		     bool report)
