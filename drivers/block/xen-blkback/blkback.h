@@ -26,7 +26,6 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
-#include <linux/workqueue.h>
 #include <xen/grant_table.h>
 #include <xen/interface/io/blkif.h>
 #include <xen/ring.h>
@@ -45,6 +44,12 @@
 
 /* Pages a ring keeps for data between requests, beyond those in use. */
 #define BLKBACK_POOL_PAGES	512
+
+/*
+ * Pages a ring may have in use for data: it takes no more requests
+ * until some complete (4 MiB: four of the largest requests).
+ */
+#define BLKBACK_RING_PAGES	1024
 
 /* blkback_ring.flags */
 #define BLKBACK_KICKED	0	/* an event came; the irq waits for its EOI */
@@ -106,6 +111,7 @@ struct blkback_stats {
  * @inflight: pendings in use
  * @pool: idle data pages
  * @pool_count: how many
+ * @pages_used: data pages in use
  * @copy: a batch of grant copies
  * @copy_owner: the pending each copy is for
  * @nr_copy: copies in the batch
@@ -127,6 +133,7 @@ struct blkback_ring {
 	unsigned int inflight;
 	struct page **pool;
 	unsigned int pool_count;
+	unsigned int pages_used;
 	struct gnttab_copy *copy;
 	struct blkback_pending **copy_owner;
 	unsigned int nr_copy;
@@ -145,8 +152,6 @@ struct blkback_ring {
  * @info: VDISK_* bits we publish
  * @nr_rings: rings connected (0: none)
  * @rings: them
- * @unregister_work: removes the device once it closed and the toolstack
- *	set it offline
  */
 struct blkback_dev {
 	struct xenbus_device *xdev;
@@ -159,7 +164,6 @@ struct blkback_dev {
 	unsigned int info;
 	unsigned int nr_rings;
 	struct blkback_ring *rings;
-	struct work_struct unregister_work;
 };
 
 /* blkback_ring.c */

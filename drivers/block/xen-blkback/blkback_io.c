@@ -25,7 +25,7 @@ static struct page *blkback_page_get(struct blkback_ring *ring)
 {
 	if (ring->pool_count)
 		return ring->pool[--ring->pool_count];
-	return alloc_page(GFP_NOIO);
+	return alloc_page(GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN);
 }
 
 static void blkback_pages_put(struct blkback_ring *ring,
@@ -36,6 +36,7 @@ static void blkback_pages_put(struct blkback_ring *ring,
 	for (i = 0; i < p->req.nr_segs; i++) {
 		if (!p->pages[i])
 			continue;
+		ring->pages_used--;
 		if (ring->pool_count < BLKBACK_POOL_PAGES)
 			ring->pool[ring->pool_count++] = p->pages[i];
 		else
@@ -65,6 +66,7 @@ static int blkback_pages_get(struct blkback_ring *ring,
 			blkback_pages_put(ring, p);
 			return -ENOMEM;
 		}
+		ring->pages_used++;
 	}
 	return 0;
 }
@@ -137,10 +139,14 @@ static void blkback_pending_done(struct blkback_pending *p)
 
 	if (!atomic_dec_and_test(&p->bios))
 		return;
+	/*
+	 * Woken under the lock: once the thread has seen the list empty
+	 * of us, the ring may be freed.
+	 */
 	spin_lock_irqsave(&ring->done_lock, flags);
 	list_add_tail(&p->list, &ring->done);
-	spin_unlock_irqrestore(&ring->done_lock, flags);
 	wake_up(&ring->wq);
+	spin_unlock_irqrestore(&ring->done_lock, flags);
 }
 
 static void blkback_bio_end(struct bio *bio)
@@ -176,8 +182,6 @@ static blk_opf_t blkback_opf(u8 op)
 		return REQ_OP_READ;
 	case BLKIF_OP_WRITE:
 		return REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
-	case BLKIF_OP_WRITE_BARRIER:
-		return REQ_OP_WRITE | REQ_SYNC | REQ_PREFLUSH | REQ_FUA;
 	default:	/* BLKIF_OP_FLUSH_DISKCACHE */
 		return REQ_OP_WRITE | REQ_SYNC | REQ_PREFLUSH;
 	}

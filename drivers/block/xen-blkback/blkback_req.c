@@ -152,9 +152,12 @@ enum blkback_verdict blkback_req_parse(const union blkif_sring_entry *slot,
 		return blkback_req_discard((const void *)rw, lim, req, why);
 	case BLKIF_OP_INDIRECT:
 		return blkback_req_indirect((const void *)rw, lim, req, why);
+	case BLKIF_OP_WRITE_BARRIER:
+		/* Not offered: its ordering is more than a flush. */
+		req->id = rw->id;
+		return verdict(BLKBACK_UNSUPPORTED, why, "barrier not offered");
 	case BLKIF_OP_READ:
 	case BLKIF_OP_WRITE:
-	case BLKIF_OP_WRITE_BARRIER:
 	case BLKIF_OP_FLUSH_DISKCACHE:
 		break;
 	default:

@@ -9,8 +9,8 @@
  * segment count the protocol cannot carry, a segment ending before it
  * starts), which ends the device, and requests a correct frontend may
  * send and that fail (past the end of a disk that shrank, a write to a
- * read-only disk, an operation we did not offer), which get an error
- * response.
+ * read-only disk, an operation we did not offer, such as a barrier),
+ * which get an error response.
  */
 #ifndef _XEN_BLKBACK_REQ_H
 #define _XEN_BLKBACK_REQ_H
@@ -60,7 +60,7 @@ struct blkback_seg {
 /**
  * struct blkback_req - a request as copied out of the ring and checked
  * @id: the frontend's id, echoed in the response
- * @op: BLKIF_OP_READ, _WRITE, _WRITE_BARRIER, _FLUSH_DISKCACHE or
+ * @op: BLKIF_OP_READ, _WRITE, _FLUSH_DISKCACHE or
  *	_DISCARD; for an indirect request, the operation it carries (the
  *	one the response names)
  * @indirect: it came as BLKIF_OP_INDIRECT: its segments are in pages

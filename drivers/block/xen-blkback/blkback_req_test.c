@@ -113,9 +113,13 @@ static void req_segment_count_test(struct kunit *test)
 	c->slot.req.sector_number = U64_MAX;
 	KUNIT_EXPECT_EQ(test, parse(c, &disk), BLKBACK_OK);
 	KUNIT_EXPECT_EQ(test, c->req.nr_sects, 0ULL);
+	/* A barrier was not offered, whatever it carries. */
 	c->slot.req.operation = BLKIF_OP_WRITE_BARRIER;
-	KUNIT_EXPECT_EQ(test, parse(c, &disk), BLKBACK_OK);
-	/* With data, they are writes and checked as such. */
+	KUNIT_EXPECT_EQ(test, parse(c, &disk), BLKBACK_UNSUPPORTED);
+	c->slot.req.nr_segments = 11;
+	KUNIT_EXPECT_EQ(test, parse(c, &disk), BLKBACK_UNSUPPORTED);
+	/* A flush with data is a write and checked as such. */
+	c->slot.req.operation = BLKIF_OP_FLUSH_DISKCACHE;
 	c->slot.req.nr_segments = 1;
 	KUNIT_EXPECT_EQ(test, parse(c, &disk), BLKBACK_FAIL);
 	c->slot.req.sector_number = 8;
@@ -147,7 +151,7 @@ static void req_readonly_test(struct kunit *test)
 
 	ro.readonly = true;
 	KUNIT_EXPECT_EQ(test, parse(c, &ro), BLKBACK_FAIL);
-	c->slot.req.operation = BLKIF_OP_WRITE_BARRIER;
+	c->slot.req.operation = BLKIF_OP_FLUSH_DISKCACHE;
 	KUNIT_EXPECT_EQ(test, parse(c, &ro), BLKBACK_FAIL);
 	c->slot.req.operation = BLKIF_OP_READ;
 	KUNIT_EXPECT_EQ(test, parse(c, &ro), BLKBACK_OK);

@@ -76,15 +76,27 @@ static void blkback_push(struct blkback_ring *ring)
 		notify_remote_via_irq(ring->irq);
 }
 
-/* Take what the frontend published, while there are pendings for it. */
+/* Room for one more request: a pending, and pages within the budget. */
+static bool blkback_room(struct blkback_ring *ring)
+{
+	if (list_empty(&ring->free))
+		return false;
+	return !ring->inflight ||
+	       ring->pages_used + BLKBACK_MAX_SEGS <= BLKBACK_RING_PAGES;
+}
+
+/*
+ * Take what the frontend published, one ring's worth at most, while there
+ * is room for it.  Return: true when requests may be left to take now.
+ */
 static bool blkback_take(struct blkback_ring *ring)
 {
 	struct blkif_sring *s = ring->sring;
+	unsigned int budget = ring->br.nr_ents, slot;
 	union blkif_sring_entry copy;
 	struct blkback_pending *p;
-	unsigned int slot;
 	struct blk_plug plug;
-	bool took = false;
+	bool more = false;
 	int n;
 
 	blk_start_plug(&plug);
@@ -103,22 +115,26 @@ static bool blkback_take(struct blkback_ring *ring)
 			break;
 		}
 		virt_rmb();	/* the index, then the requests */
-		for (; n && !list_empty(&ring->free) &&
-		     !test_bit(BLKBACK_BROKEN, &ring->flags); n--) {
+		for (; n && budget && blkback_room(ring) &&
+		     !test_bit(BLKBACK_BROKEN, &ring->flags); n--, budget--) {
 			slot = xen_back_ring_slot(&ring->br, ring->br.req_cons++);
 			memcpy(&copy, &s->ring[slot], sizeof(copy));
 			p = list_first_entry(&ring->free,
 					     struct blkback_pending, list);
 			list_del(&p->list);
 			blkback_io_start(ring, p, &copy);
-			took = true;
 		}
-		/* Out of pendings: completions wake the thread again. */
-		if (n)
+		/*
+		 * Out of room: completions wake the thread again.  Out of
+		 * budget: the thread comes back after a look at the rest.
+		 */
+		if (n) {
+			more = !budget;
 			break;
+		}
 	}
 	blk_finish_plug(&plug);
-	return took;
+	return more;
 }
 
 static irqreturn_t blkback_interrupt(int irq, void *data)
@@ -139,18 +155,19 @@ static bool blkback_has_work(struct blkback_ring *ring)
 static int blkback_thread(void *data)
 {
 	struct blkback_ring *ring = data;
-	bool kicked, took;
+	bool kicked, more = false;
 
 	while (!kthread_should_stop()) {
-		wait_event_interruptible_timeout(ring->wq,
-						 blkback_has_work(ring), HZ);
+		if (!more)
+			wait_event_interruptible_timeout(ring->wq,
+							 blkback_has_work(ring),
+							 HZ);
 		kicked = test_and_clear_bit(BLKBACK_KICKED, &ring->flags);
 		blkback_io_reap(ring);
-		took = blkback_take(ring);
+		more = blkback_take(ring);
 		blkback_push(ring);
 		if (kicked)
-			xen_irq_lateeoi(ring->irq,
-					took ? 0 : XEN_EOI_FLAG_SPURIOUS);
+			xen_irq_lateeoi(ring->irq, 0);
 		if (!ring->id)
 			blkback_check_resize(ring->blkif);
 		cond_resched();

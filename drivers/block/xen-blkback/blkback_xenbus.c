@@ -91,40 +91,6 @@ static int blkback_transact(struct blkback_dev *blkif,
 	return rc;
 }
 
-/* ---- removal once closed and offline ---- */
-
-struct blkback_unregister {
-	struct work_struct work;
-	struct xenbus_device *xdev;
-};
-
-static void blkback_unregister_work(struct work_struct *work)
-{
-	struct blkback_unregister *u = container_of(work,
-						    struct blkback_unregister,
-						    work);
-
-	device_unregister(&u->xdev->dev);
-	put_device(&u->xdev->dev);
-	kfree(u);
-}
-
-/*
- * Not from the watch callback itself: removing the device unregisters
- * the watch that called us and frees the device under it.
- */
-static void blkback_unregister(struct xenbus_device *xdev)
-{
-	struct blkback_unregister *u = kzalloc(sizeof(*u), GFP_KERNEL);
-
-	if (!u)
-		return;
-	INIT_WORK(&u->work, blkback_unregister_work);
-	u->xdev = xdev;
-	get_device(&xdev->dev);
-	schedule_work(&u->work);
-}
-
 /* ---- the rings ---- */
 
 static void blkback_disconnect(struct blkback_dev *blkif)
@@ -138,47 +104,28 @@ static void blkback_disconnect(struct blkback_dev *blkif)
 	blkif->nr_rings = 0;
 }
 
-/* A node of the frontend's that must be there and hold a number. */
-static int blkback_read_uint(struct blkback_dev *blkif, const char *dir,
-			     const char *node, unsigned int *val)
-{
-	struct xenbus_device *xdev = blkif->xdev;
-	char *raw;
-	int rc;
-
-	raw = xenbus_read(XBT_NIL, dir, node, NULL);
-	if (IS_ERR(raw)) {
-		rc = PTR_ERR(raw);
-		xenbus_dev_fatal(xdev, rc, "reading %s/%s", dir, node);
-		return rc;
-	}
-	rc = kstrtouint(raw, 10, val);
-	if (rc)
-		xenbus_dev_fatal(xdev, rc, "%s/%s holds \"%.16s\", not a number",
-				 dir, node, raw);
-	kfree(raw);
-	return rc;
-}
-
+/* A ring's nodes are in the frontend's directory, or under @prefix. */
 static int blkback_connect_ring(struct blkback_dev *blkif,
-				struct blkback_ring *ring, const char *dir,
+				struct blkback_ring *ring, const char *prefix,
 				unsigned int nr_pages, bool paged)
 {
 	grant_ref_t grefs[XENBUS_MAX_RING_GRANTS];
+	struct xenbus_device *xdev = blkif->xdev;
 	unsigned int i, port;
-	char node[24];
+	char node[40];
 	int rc;
 
 	for (i = 0; i < nr_pages; i++) {
 		if (paged)
-			snprintf(node, sizeof(node), "ring-ref%u", i);
+			snprintf(node, sizeof(node), "%sring-ref%u", prefix, i);
 		else
-			strscpy(node, "ring-ref", sizeof(node));
-		rc = blkback_read_uint(blkif, dir, node, &grefs[i]);
+			snprintf(node, sizeof(node), "%sring-ref", prefix);
+		rc = xenbus_read_required(xdev, node, 0, UINT_MAX, &grefs[i]);
 		if (rc)
 			return rc;
 	}
-	rc = blkback_read_uint(blkif, dir, "event-channel", &port);
+	snprintf(node, sizeof(node), "%sevent-channel", prefix);
+	rc = xenbus_read_required(xdev, node, 0, UINT_MAX, &port);
 	if (rc)
 		return rc;
 	return blkback_ring_connect(ring, grefs, nr_pages, port);
@@ -197,8 +144,8 @@ static int blkback_check_protocol(struct blkback_dev *blkif)
 	if (strcmp(proto, "x86_64-abi")) {
 		rc = -EPROTONOSUPPORT;
 		xenbus_dev_fatal(xdev, rc,
-				 "protocol \"%.16s\": only x86_64-abi is served",
-				 proto);
+				 "protocol \"%*pE\": only x86_64-abi is served",
+				 (int)min_t(size_t, strlen(proto), 16), proto);
 	}
 	kfree(proto);
 	return rc;
@@ -208,8 +155,8 @@ static int blkback_connect(struct blkback_dev *blkif)
 {
 	struct xenbus_device *xdev = blkif->xdev;
 	unsigned int nr, order, i;
+	char prefix[20] = "";
 	bool paged;
-	char *dir;
 	int rc;
 
 	rc = blkback_check_protocol(blkif);
@@ -230,28 +177,25 @@ static int blkback_connect(struct blkback_dev *blkif)
 	for (i = 0; i < nr; i++) {
 		blkif->rings[i].blkif = blkif;
 		blkif->rings[i].id = i;
-		if (nr == 1)
-			dir = kstrdup(xdev->otherend, GFP_KERNEL);
-		else
-			dir = kasprintf(GFP_KERNEL, "%s/queue-%u",
-					xdev->otherend, i);
-		rc = dir ? blkback_connect_ring(blkif, &blkif->rings[i], dir,
-						1U << order, paged) : -ENOMEM;
-		kfree(dir);
-		if (rc)
-			break;
+		if (nr > 1)
+			snprintf(prefix, sizeof(prefix), "queue-%u/", i);
+		rc = blkback_connect_ring(blkif, &blkif->rings[i], prefix,
+					  1U << order, paged);
+		if (rc) {
+			blkback_disconnect(blkif);
+			return rc;
+		}
 		blkif->nr_rings = i + 1;
-	}
-	if (rc) {
-		if (rc == -ENOMEM)
-			xenbus_dev_fatal(xdev, rc, "connecting ring %u", i);
-		blkback_disconnect(blkif);
-		return rc;
 	}
 	dev_info(&xdev->dev, "serving %u:%u, %llu sectors, on %u ring%s of %u page%s\n",
 		 MAJOR(blkif->devt), MINOR(blkif->devt), blkif->lim.sectors,
 		 nr, nr == 1 ? "" : "s", 1U << order, order ? "s" : "");
-	return xenbus_switch_state(xdev, XenbusStateConnected);
+	rc = xenbus_switch_state(xdev, XenbusStateConnected);
+	/* A ring that broke before that: its Closing must stand. */
+	for (i = 0; i < nr; i++)
+		if (test_bit(BLKBACK_BROKEN, &blkif->rings[i].flags))
+			xenbus_switch_state(xdev, XenbusStateClosing);
+	return rc;
 }
 
 /* Connect once both the block device and the frontend's rings are there. */
@@ -329,7 +273,7 @@ static int blkback_open(struct blkback_dev *blkif, dev_t devt)
 
 	blkback_read_mode(blkif);
 	mode = BLK_OPEN_READ | (blkif->lim.readonly ? 0 : BLK_OPEN_WRITE);
-	f = bdev_file_open_by_dev(devt, mode, blkif, NULL);
+	f = bdev_file_open_by_dev(devt, mode, NULL, NULL);
 	if (IS_ERR(f)) {
 		xenbus_dev_fatal(xdev, PTR_ERR(f), "opening block device %u:%u",
 				 MAJOR(devt), MINOR(devt));
@@ -390,8 +334,7 @@ static void blkback_pdev_changed(struct xenbus_watch *watch, const char *path,
 			dev_warn(&xdev->dev, "physical-device changed to %x:%x while serving %x:%x: ignored\n",
 				 major, minor, MAJOR(blkif->devt),
 				 MINOR(blkif->devt));
-	} else if (xdev->state == XenbusStateInitWait &&
-		   !blkback_open(blkif, devt)) {
+	} else if (!blkback_open(blkif, devt)) {
 		blkback_maybe_connect(blkif);
 	}
 	mutex_unlock(&blkif->lock);
@@ -401,9 +344,11 @@ static int blkback_resize_nodes(struct blkback_dev *blkif,
 				struct xenbus_transaction t)
 {
 	const char *node = blkif->xdev->nodename;
+	unsigned int state;
 
 	/* Not over a Closing the device went to meanwhile. */
-	if (xenbus_read_unsigned(node, "state", 0) != XenbusStateConnected)
+	if (xenbus_scanf(t, node, "state", "%u", &state) != 1 ||
+	    state != XenbusStateConnected)
 		return 1;
 	return xenbus_printf(t, node, "sectors", "%llu",
 			     READ_ONCE(blkif->lim.sectors)) ?:
@@ -465,8 +410,13 @@ static void blkback_otherend_changed(struct xenbus_device *xdev,
 		break;
 	}
 	mutex_unlock(&blkif->lock);
+	/*
+	 * From the watch thread, as the bus removes devices: the watch
+	 * that called us goes with the device, and nothing of either is
+	 * touched once this returns.
+	 */
 	if (unregister)
-		blkback_unregister(xdev);
+		device_unregister(&xdev->dev);
 }
 
 static int blkback_offer_nodes(struct blkback_dev *blkif,
