@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface between the parts of netback, the Xen network
+ * backend.
+ *
+ * netback_xenbus.c owns a vif's life: its net_device (vif<domid>.<id>,
+ * made at probe so that the toolstack's hotplug script can put it on a
+ * bridge), the negotiation with the frontend, connecting the rings and
+ * taking them down.  netback_data.c moves packets: one thread per vif
+ * takes what the guest sends (its transmit ring) and hands it to the
+ * stack, and copies what the stack sends the guest into the buffers the
+ * guest posted (its receive ring).  netback_txcheck.c checks a sent
+ * packet's slots (pure logic).
+ *
+ * Data moves by grant copy both ways; nothing of the guest is mapped
+ * but its two rings.
+ *
+ * Lock order: netback_vif.lock (mutex: connect, disconnect) -> the
+ * net_device's tx queue lock (start_xmit) -> nothing.  The rings belong
+ * to the thread.
+ */
+#ifndef _XEN_NETBACK_H
+#define _XEN_NETBACK_H
+
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/wait.h>
+#include <xen/grant_table.h>
+#include <xen/interface/io/netif.h>
+#include <xen/ring.h>
+#include <xen/xenbus.h>
+
+#include "netback_txcheck.h"
+
+/* Packets a pass of the thread takes from each direction at most. */
+#define NETBACK_BUDGET		64
+
+/* Packets waiting for the guest's buffers before the stack is told to wait. */
+#define NETBACK_RX_QUEUE_MAX	256
+
+/* The guest's buffers one packet may take (64 KiB and a header). */
+#define NETBACK_RX_MAX_SLOTS	18
+
+/* Grant copies in one hypercall. */
+#define NETBACK_COPY_BATCH	256
+
+/* netback_vif.flags */
+#define NETBACK_KICKED	0	/* an event came; the irq waits for its EOI */
+#define NETBACK_BROKEN	1	/* the frontend sent nonsense */
+
+/**
+ * struct netback_stats - what a vif did
+ * @tx_packets: packets the guest sent, passed on
+ * @tx_dropped: packets the guest sent, dropped
+ * @rx_packets: packets copied to the guest
+ * @rx_dropped: packets for the guest dropped
+ * @copies: grant copy hypercalls
+ */
+struct netback_stats {
+	u64 tx_packets, tx_dropped, rx_packets, rx_dropped, copies;
+};
+
+/**
+ * struct netback_vif - one virtual interface served to a frontend
+ * @xdev: its xenbus device
+ * @dev: its net_device
+ * @lock: see the top of this file
+ * @hotplug_watch: the watch on our hotplug-status node
+ * @hotplug_ok: the toolstack's script said connected
+ * @connected: the rings are served
+ * @sg: the frontend takes received packets of several slots
+ * @tx_sring: the guest's transmit ring, mapped
+ * @rx_sring: its receive ring, mapped
+ * @tx: our indices of the transmit ring
+ * @tx_prod_seen: the transmit ring's req_prod as last read
+ * @rx: our indices of the receive ring
+ * @irq: the event channel's irq (0 when unbound)
+ * @thread: the thread serving both rings
+ * @wq: it waits here
+ * @flags: NETBACK_KICKED, NETBACK_BROKEN
+ * @rx_queue: packets for the guest
+ * @copy: a batch of grant copies
+ * @nr_copy: how many in it
+ * @stats: counters
+ */
+struct netback_vif {
+	struct xenbus_device *xdev;
+	struct net_device *dev;
+	struct mutex lock;	/* see above */
+	struct xenbus_watch hotplug_watch;
+	bool hotplug_ok;
+	bool connected;
+	bool sg;
+	struct netif_tx_sring *tx_sring;
+	struct netif_rx_sring *rx_sring;
+	struct xen_back_ring tx;
+	RING_IDX tx_prod_seen;
+	struct xen_back_ring rx;
+	int irq;
+	struct task_struct *thread;
+	wait_queue_head_t wq;
+	unsigned long flags;
+	struct sk_buff_head rx_queue;
+	struct gnttab_copy *copy;
+	unsigned int nr_copy;
+	struct netback_stats stats;
+};
+
+/* netback_data.c */
+int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
+			  grant_ref_t rx_ref, evtchn_port_t port);
+void netback_disconnect_rings(struct netback_vif *vif);
+netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev);
+void netback_broken(struct netback_vif *vif, const char *why);
+
+#endif /* _XEN_NETBACK_H */

@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netback: moving packets between a guest's rings and the stack.
+ *
+ * One thread per vif serves both rings, NETBACK_BUDGET packets of each
+ * at most a pass, so that one busy vif cannot hold a CPU.
+ *
+ *   transmit ring: a packet's slots are copied out once and checked
+ *     (netback_txcheck.c); its bytes are grant-copied into fresh pages
+ *     that become the frags of an skb, whose headers are pulled into its
+ *     head; every slot is answered (extra slots with NETIF_RSP_NULL) and
+ *     the skb goes to the stack.  A checksum left blank is set up for
+ *     the stack to finish (skb_checksum_setup()).
+ *   receive ring: start_xmit queues the skb; the thread copies it into
+ *     as many of the guest's posted buffers as it needs (one unless the
+ *     frontend takes several, feature-sg) and answers them.
+ *
+ * The event channel takes a late EOI: after an event, the next is held
+ * back until the thread has looked at both rings.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/kthread.h>
+#include <linux/netdevice.h>
+#include <linux/ratelimit.h>
+#include <linux/skbuff.h>
+#include <xen/events.h>
+#include <xen/page.h>
+
+#include "netback.h"
+
+#define NETBACK_XMIT	2	/* netback_vif.flags: start_xmit queued a packet */
+
+/**
+ * netback_broken() - the frontend sent nonsense
+ * @vif: the vif
+ * @why: what
+ *
+ * One log line; the rings are no longer served, and the device goes to
+ * Closing.
+ */
+void netback_broken(struct netback_vif *vif, const char *why)
+{
+	if (test_and_set_bit(NETBACK_BROKEN, &vif->flags))
+		return;
+	netif_carrier_off(vif->dev);
+	xenbus_dev_fatal(vif->xdev, -EPROTO, "%s", why);
+}
+
+/* ---- grant copies ---- */
+
+static struct gnttab_copy *netback_copy_op(struct netback_vif *vif)
+{
+	struct gnttab_copy *op = &vif->copy[vif->nr_copy++];
+
+	memset(op, 0, sizeof(*op));
+	return op;
+}
+
+/* Issue the batch; false when any copy was refused. */
+static bool netback_copy_flush(struct netback_vif *vif)
+{
+	unsigned int i, n = vif->nr_copy;
+	bool ok = true;
+
+	vif->nr_copy = 0;
+	if (!n)
+		return true;
+	gnttab_batch_copy(vif->copy, n);
+	vif->stats.copies++;
+	for (i = 0; i < n; i++)
+		if (vif->copy[i].status != GNTST_okay)
+			ok = false;
+	return ok;
+}
+
+/* ---- the guest's transmit ring ---- */
+
+static void netback_tx_respond(struct netback_vif *vif, u16 id, s16 status)
+{
+	struct netif_tx_response *rsp;
+
+	rsp = &vif->tx_sring->ring[xen_back_ring_slot(&vif->tx,
+						     vif->tx.rsp_prod_pvt++)].rsp;
+	rsp->id = id;
+	rsp->status = status;
+}
+
+/* Answer a packet's slots in ring order: first, extras, the rest. */
+static void netback_tx_answer(struct netback_vif *vif,
+			      const struct netif_tx_request *slots,
+			      unsigned int nslots, unsigned int nextra,
+			      s16 status)
+{
+	unsigned int i;
+
+	netback_tx_respond(vif, slots[0].id, status);
+	for (i = 0; i < nextra; i++)
+		netback_tx_respond(vif, 0, NETIF_RSP_NULL);
+	for (i = 1; i < nslots; i++)
+		netback_tx_respond(vif, slots[i].id, status);
+}
+
+/* Copy the packet's bytes into @pages, one after the other. */
+static bool netback_tx_copy(struct netback_vif *vif,
+			    const struct netif_tx_request *slots,
+			    unsigned int nslots, unsigned int first_len,
+			    struct page **pages)
+{
+	unsigned int i, p = 0, off = 0, src, left, chunk;
+	struct gnttab_copy *op;
+
+	for (i = 0; i < nslots; i++) {
+		src = slots[i].offset;
+		left = i ? slots[i].size : first_len;
+		while (left) {
+			chunk = min_t(unsigned int, left, PAGE_SIZE - off);
+			op = netback_copy_op(vif);
+			op->source.u.ref = slots[i].gref;
+			op->source.domid = vif->xdev->otherend_id;
+			op->source.offset = src;
+			op->dest.u.gmfn = xen_page_to_gfn(pages[p]);
+			op->dest.domid = DOMID_SELF;
+			op->dest.offset = off;
+			op->len = chunk;
+			op->flags = GNTCOPY_source_gref;
+			src += chunk;
+			left -= chunk;
+			off += chunk;
+			if (off == PAGE_SIZE) {
+				p++;
+				off = 0;
+			}
+		}
+	}
+	return netback_copy_flush(vif);
+}
+
+/* An skb of the packet's bytes, or NULL (dropped). */
+static struct sk_buff *netback_tx_skb(struct netback_vif *vif,
+				      const struct netif_tx_request *slots,
+				      unsigned int nslots,
+				      unsigned int first_len)
+{
+	unsigned int total = slots[0].size, npages, i, len;
+	struct page *pages[DIV_ROUND_UP(XEN_NETIF_MAX_TX_SIZE, PAGE_SIZE)];
+	struct sk_buff *skb;
+
+	npages = DIV_ROUND_UP(total, PAGE_SIZE);
+	skb = __netdev_alloc_skb(vif->dev, 128 + NET_IP_ALIGN, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, NET_IP_ALIGN);
+	for (i = 0; i < npages; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i])
+			goto fail;
+	}
+	if (!netback_tx_copy(vif, slots, nslots, first_len, pages)) {
+		net_info_ratelimited("%s: a grant of a sent packet was refused\n",
+				     vif->dev->name);
+		goto fail;
+	}
+	for (i = 0; i < npages; i++) {
+		len = min_t(unsigned int, total - i * PAGE_SIZE, PAGE_SIZE);
+		skb_add_rx_frag(skb, i, pages[i], 0, len, PAGE_SIZE);
+		pages[i] = NULL;
+	}
+	if (!__pskb_pull_tail(skb, min_t(unsigned int, total, 128))) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+
+fail:
+	while (i--)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree_skb(skb);
+	return NULL;
+}
+
+/* Hand a checked packet's skb to the stack, its checksum state set. */
+static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb,
+			       u16 flags)
+{
+	skb->protocol = eth_type_trans(skb, vif->dev);
+	/* Where skb_checksum_setup() looks for the IP header. */
+	skb_reset_network_header(skb);
+	if (flags & NETTXF_csum_blank) {
+		if (skb_checksum_setup(skb, true)) {
+			net_info_ratelimited("%s: checksum left blank in a packet that has none\n",
+					     vif->dev->name);
+			vif->stats.tx_dropped++;
+			kfree_skb(skb);
+			return;
+		}
+	} else if (flags & NETTXF_data_validated) {
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	}
+	vif->stats.tx_packets++;
+	dev_sw_netstats_rx_add(vif->dev, skb->len);
+	netif_rx(skb);
+}
+
+/*
+ * Take one packet the guest sent: 1 when one was taken, 0 when none is
+ * there whole yet, -1 when the frontend broke the protocol.
+ */
+static int netback_tx_one(struct netback_vif *vif)
+{
+	struct netif_tx_request slots[NETBACK_FATAL_SLOTS];
+	struct netif_extra_info extras[XEN_NETIF_EXTRA_TYPE_MAX];
+	struct netif_tx_sring *s = vif->tx_sring;
+	enum netback_tx_verdict v = NETBACK_TX_OK, w;
+	unsigned int nslots = 0, nextra = 0, first_len = 0;
+	const char *why = NULL;
+	RING_IDX idx = vif->tx.req_cons;
+	struct sk_buff *skb;
+	int avail;
+
+	vif->tx_prod_seen = READ_ONCE(s->req_prod);
+	avail = xen_ring_new_requests(&vif->tx, vif->tx_prod_seen);
+	if (avail < 0) {
+		netback_broken(vif, "transmit request index beyond the ring");
+		return -1;
+	}
+	if (!avail)
+		return 0;
+	virt_rmb();	/* the index, then the requests */
+
+	memcpy(&slots[nslots++], &s->ring[xen_back_ring_slot(&vif->tx, idx++)],
+	       sizeof(slots[0]));
+	avail--;
+	if (slots[0].flags & NETTXF_extra_info) {
+		do {
+			if (!avail)
+				goto incomplete;
+			if (nextra == ARRAY_SIZE(extras)) {
+				netback_broken(vif, "more extra slots than there are types");
+				return -1;
+			}
+			memcpy(&extras[nextra],
+			       &s->ring[xen_back_ring_slot(&vif->tx, idx++)],
+			       sizeof(extras[0]));
+			avail--;
+			w = netback_tx_check_extra(&extras[nextra], &why);
+			v = max(v, w);
+		} while (extras[nextra++].flags & XEN_NETIF_EXTRA_FLAG_MORE);
+	}
+	while (slots[nslots - 1].flags & NETTXF_more_data) {
+		if (nslots == NETBACK_FATAL_SLOTS - 1) {
+			netback_broken(vif, "packet of more slots than any frontend uses");
+			return -1;
+		}
+		if (!avail)
+			goto incomplete;
+		memcpy(&slots[nslots++],
+		       &s->ring[xen_back_ring_slot(&vif->tx, idx++)],
+		       sizeof(slots[0]));
+		avail--;
+	}
+	if (v != NETBACK_TX_NONSENSE) {
+		w = netback_tx_check(slots, nslots, &first_len, &why);
+		v = max(v, w);
+	}
+	if (v == NETBACK_TX_NONSENSE) {
+		netback_broken(vif, why);
+		return -1;
+	}
+	vif->tx.req_cons = idx;
+	skb = v == NETBACK_TX_OK ?
+	      netback_tx_skb(vif, slots, nslots, first_len) : NULL;
+	if (v == NETBACK_TX_DROP)
+		net_info_ratelimited("%s: sent packet dropped: %s\n",
+				     vif->dev->name, why);
+	netback_tx_answer(vif, slots, nslots, nextra,
+			  skb ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
+	if (skb)
+		netback_tx_deliver(vif, skb, slots[0].flags);
+	else
+		vif->stats.tx_dropped++;
+	return 1;
+
+incomplete:
+	/* A packet that fills the ring and goes on can never be whole. */
+	if (idx - vif->tx.req_cons >= vif->tx.nr_ents) {
+		netback_broken(vif, "packet longer than the ring");
+		return -1;
+	}
+	return 0;
+}
+
+/* Up to NETBACK_BUDGET packets; true when more may be waiting. */
+static bool netback_tx_pass(struct netback_vif *vif)
+{
+	unsigned int n;
+	int rc = 0;
+
+	for (n = 0; n < NETBACK_BUDGET; n++) {
+		rc = netback_tx_one(vif);
+		if (rc <= 0)
+			break;
+	}
+	if (rc < 0)
+		return false;
+	if (n == NETBACK_BUDGET)
+		return true;
+	/*
+	 * Nothing whole left: an event at the next request beyond those
+	 * seen, so that a packet published in part does not keep us busy.
+	 */
+	WRITE_ONCE(vif->tx_sring->req_event, vif->tx_prod_seen + 1);
+	virt_mb();	/* the event index, then the producer index */
+	return READ_ONCE(vif->tx_sring->req_prod) != vif->tx_prod_seen;
+}
+
+/* ---- the guest's receive ring ---- */
+
+/* Copy @len bytes at @page + @off of ours into the guest's buffers. */
+static void netback_rx_chunk(struct netback_vif *vif,
+			     const struct netif_rx_request *bufs,
+			     unsigned int *slot, unsigned int *doff,
+			     struct page *page, unsigned int off,
+			     unsigned int len)
+{
+	struct gnttab_copy *op;
+	unsigned int chunk;
+
+	while (len) {
+		/* Neither side of one copy may cross a page. */
+		page += off >> PAGE_SHIFT;
+		off &= ~PAGE_MASK;
+		chunk = min3(len, (unsigned int)PAGE_SIZE - off,
+			     (unsigned int)PAGE_SIZE - *doff);
+		op = netback_copy_op(vif);
+		op->source.u.gmfn = xen_page_to_gfn(page);
+		op->source.domid = DOMID_SELF;
+		op->source.offset = off;
+		op->dest.u.ref = bufs[*slot].gref;
+		op->dest.domid = vif->xdev->otherend_id;
+		op->dest.offset = *doff;
+		op->len = chunk;
+		op->flags = GNTCOPY_dest_gref;
+		off += chunk;
+		len -= chunk;
+		*doff += chunk;
+		if (*doff == PAGE_SIZE) {
+			(*slot)++;
+			*doff = 0;
+		}
+	}
+}
+
+/* The guest's buffers a packet takes; 0 when it cannot take it. */
+static unsigned int netback_rx_slots(struct netback_vif *vif,
+				     const struct sk_buff *skb)
+{
+	unsigned int need = DIV_ROUND_UP(skb->len, PAGE_SIZE);
+
+	if (need > NETBACK_RX_MAX_SLOTS || (need > 1 && !vif->sg))
+		return 0;
+	return need;
+}
+
+/* Ask for an event once @need buffers are posted; true if they already are. */
+static bool netback_rx_wait_for(struct netback_vif *vif, unsigned int need)
+{
+	struct netif_rx_sring *s = vif->rx_sring;
+
+	WRITE_ONCE(s->req_event, vif->rx.req_cons + need);
+	virt_mb();	/* the event index, then the producer index */
+	return xen_ring_new_requests(&vif->rx, READ_ONCE(s->req_prod)) >=
+	       (int)need;
+}
+
+/*
+ * Copy one packet into the guest's buffers: 1 when done, 0
+ * when the guest has not posted enough buffers, -1 when it broke the
+ * protocol.
+ */
+static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
+{
+	struct netif_rx_request bufs[NETBACK_RX_MAX_SLOTS];
+	struct netif_rx_sring *s = vif->rx_sring;
+	unsigned int need, i, slot = 0, doff = 0, len;
+	struct netif_rx_response *rsp;
+	int avail, status;
+	u16 flags = 0;
+
+	need = netback_rx_slots(vif, skb);
+	avail = xen_ring_new_requests(&vif->rx, READ_ONCE(s->req_prod));
+	if (avail < 0) {
+		netback_broken(vif, "receive request index beyond the ring");
+		return -1;
+	}
+	if (avail < need)
+		return 0;
+	virt_rmb();	/* the index, then the requests */
+	for (i = 0; i < need; i++)
+		memcpy(&bufs[i], &s->ring[xen_back_ring_slot(&vif->rx,
+							     vif->rx.req_cons++)],
+		       sizeof(bufs[i]));
+
+	len = skb_headlen(skb);
+	netback_rx_chunk(vif, bufs, &slot, &doff, virt_to_page(skb->data),
+			 offset_in_page(skb->data), len);
+	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
+		const skb_frag_t *f = &skb_shinfo(skb)->frags[i];
+
+		netback_rx_chunk(vif, bufs, &slot, &doff, skb_frag_page(f),
+				 skb_frag_off(f), skb_frag_size(f));
+	}
+	status = netback_copy_flush(vif) ? 0 : NETIF_RSP_ERROR;
+	if (status)
+		net_info_ratelimited("%s: a receive buffer's grant was refused\n",
+				     vif->dev->name);
+	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+		flags |= NETRXF_data_validated;
+	for (i = 0; i < need; i++) {
+		len = min_t(unsigned int, skb->len - i * PAGE_SIZE, PAGE_SIZE);
+		rsp = &s->ring[xen_back_ring_slot(&vif->rx,
+						  vif->rx.rsp_prod_pvt++)].rsp;
+		rsp->id = bufs[i].id;
+		rsp->offset = 0;
+		rsp->flags = (i ? 0 : flags) |
+			     (i + 1 < need ? NETRXF_more_data : 0);
+		rsp->status = status ?: len;
+	}
+	return 1;
+}
+
+/* Up to NETBACK_BUDGET packets; true when more may be taken now. */
+static bool netback_rx_pass(struct netback_vif *vif)
+{
+	struct sk_buff *skb;
+	unsigned int n;
+	int rc;
+
+	for (n = 0; n < NETBACK_BUDGET; n++) {
+		skb = skb_dequeue(&vif->rx_queue);
+		if (!skb)
+			break;
+		if ((skb->ip_summed == CHECKSUM_PARTIAL &&
+		     skb_checksum_help(skb)) || !netback_rx_slots(vif, skb)) {
+			vif->stats.rx_dropped++;
+			dev_core_stats_tx_dropped_inc(vif->dev);
+			kfree_skb(skb);
+			continue;
+		}
+		rc = netback_rx_one(vif, skb);
+		if (rc == 0) {
+			/* Wait for buffers: an event comes when they are posted. */
+			skb_queue_head(&vif->rx_queue, skb);
+			return netback_rx_wait_for(vif, netback_rx_slots(vif, skb));
+		}
+		if (rc < 0) {
+			kfree_skb(skb);
+			return false;
+		}
+		vif->stats.rx_packets++;
+		dev_sw_netstats_tx_add(vif->dev, 1, skb->len);
+		consume_skb(skb);
+	}
+	if (netif_queue_stopped(vif->dev) &&
+	    skb_queue_len(&vif->rx_queue) < NETBACK_RX_QUEUE_MAX / 2)
+		netif_wake_queue(vif->dev);
+	return n == NETBACK_BUDGET;
+}
+
+/**
+ * netback_start_xmit() - the stack sends the guest a packet
+ * @skb: the packet
+ * @dev: the vif's net_device
+ *
+ * Return: NETDEV_TX_OK; the packet is queued for the thread, or dropped
+ * when the guest is not connected.
+ */
+netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct netback_vif *vif = netdev_priv(dev);
+
+	if (!READ_ONCE(vif->connected) ||
+	    test_bit(NETBACK_BROKEN, &vif->flags)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
+	skb_queue_tail(&vif->rx_queue, skb);
+	if (skb_queue_len(&vif->rx_queue) >= NETBACK_RX_QUEUE_MAX)
+		netif_stop_queue(dev);
+	set_bit(NETBACK_XMIT, &vif->flags);
+	wake_up(&vif->wq);
+	return NETDEV_TX_OK;
+}
+
+/* ---- the thread ---- */
+
+static irqreturn_t netback_interrupt(int irq, void *data)
+{
+	struct netback_vif *vif = data;
+
+	set_bit(NETBACK_KICKED, &vif->flags);
+	wake_up(&vif->wq);
+	return IRQ_HANDLED;
+}
+
+static bool netback_has_work(struct netback_vif *vif)
+{
+	return test_bit(NETBACK_KICKED, &vif->flags) ||
+	       test_bit(NETBACK_XMIT, &vif->flags) || kthread_should_stop();
+}
+
+static int netback_thread(void *data)
+{
+	struct netback_vif *vif = data;
+	bool kicked, more = false, notify;
+
+	while (!kthread_should_stop()) {
+		if (!more)
+			wait_event_interruptible(vif->wq, netback_has_work(vif));
+		kicked = test_and_clear_bit(NETBACK_KICKED, &vif->flags);
+		clear_bit(NETBACK_XMIT, &vif->flags);
+		more = false;
+		if (!test_bit(NETBACK_BROKEN, &vif->flags)) {
+			more |= netback_tx_pass(vif);
+			more |= netback_rx_pass(vif);
+		}
+		if (test_bit(NETBACK_BROKEN, &vif->flags)) {
+			skb_queue_purge(&vif->rx_queue);
+			more = false;
+		} else {
+			notify = xen_ring_push_responses(&vif->tx,
+							 &vif->tx_sring->rsp_prod,
+							 &vif->tx_sring->rsp_event);
+			notify |= xen_ring_push_responses(&vif->rx,
+							  &vif->rx_sring->rsp_prod,
+							  &vif->rx_sring->rsp_event);
+			if (notify)
+				notify_remote_via_irq(vif->irq);
+		}
+		if (kicked)
+			xen_irq_lateeoi(vif->irq, 0);
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * netback_connect_rings() - map a vif's rings, bind its channel, serve them
+ * @vif: the vif
+ * @tx_ref: the grant of the guest's transmit ring
+ * @rx_ref: the grant of its receive ring
+ * @port: the guest's end of the event channel
+ *
+ * Return: 0, or a negative errno once reported and all undone.
+ */
+int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
+			  grant_ref_t rx_ref, evtchn_port_t port)
+{
+	struct xenbus_device *xdev = vif->xdev;
+	void *addr;
+	int rc;
+
+	vif->flags = 0;
+	rc = xenbus_map_ring_valloc(xdev, &tx_ref, 1, &addr);
+	if (rc)
+		goto fail;
+	vif->tx_sring = addr;
+	vif->tx.nr_ents = XEN_SRING_ENTRIES(netif_tx, XEN_PAGE_SIZE);
+	vif->tx.req_cons = READ_ONCE(vif->tx_sring->rsp_prod);
+	vif->tx.rsp_prod_pvt = vif->tx.req_cons;
+	rc = xenbus_map_ring_valloc(xdev, &rx_ref, 1, &addr);
+	if (rc)
+		goto fail;
+	vif->rx_sring = addr;
+	vif->rx.nr_ents = XEN_SRING_ENTRIES(netif_rx, XEN_PAGE_SIZE);
+	vif->rx.req_cons = READ_ONCE(vif->rx_sring->rsp_prod);
+	vif->rx.rsp_prod_pvt = vif->rx.req_cons;
+
+	vif->copy = kvcalloc(NETBACK_COPY_BATCH, sizeof(*vif->copy),
+			     GFP_KERNEL);
+	if (!vif->copy) {
+		rc = -ENOMEM;
+		xenbus_dev_fatal(xdev, rc, "allocating the copy batch");
+		goto fail;
+	}
+	rc = bind_interdomain_evtchn_to_irqhandler_lateeoi(xdev, port,
+							   netback_interrupt,
+							   0, vif->dev->name,
+							   vif);
+	if (rc < 0) {
+		xenbus_dev_fatal(xdev, rc, "binding event channel %u", port);
+		goto fail;
+	}
+	vif->irq = rc;
+	vif->thread = kthread_run(netback_thread, vif, "%s", vif->dev->name);
+	if (IS_ERR(vif->thread)) {
+		rc = PTR_ERR(vif->thread);
+		vif->thread = NULL;
+		xenbus_dev_fatal(xdev, rc, "starting its thread");
+		goto fail;
+	}
+	WRITE_ONCE(vif->connected, true);
+	netif_carrier_on(vif->dev);
+	return 0;
+
+fail:
+	netback_disconnect_rings(vif);
+	return rc;
+}
+
+/**
+ * netback_disconnect_rings() - stop serving a vif's rings and undo them
+ * @vif: the vif, connected or partly
+ */
+void netback_disconnect_rings(struct netback_vif *vif)
+{
+	WRITE_ONCE(vif->connected, false);
+	netif_carrier_off(vif->dev);
+	if (vif->thread) {
+		kthread_stop(vif->thread);
+		vif->thread = NULL;
+	}
+	skb_queue_purge(&vif->rx_queue);
+	if (vif->irq) {
+		unbind_from_irqhandler(vif->irq, vif);
+		vif->irq = 0;
+	}
+	if (vif->tx_sring) {
+		xenbus_unmap_ring_vfree(vif->xdev, vif->tx_sring);
+		vif->tx_sring = NULL;
+	}
+	if (vif->rx_sring) {
+		xenbus_unmap_ring_vfree(vif->xdev, vif->rx_sring);
+		vif->rx_sring = NULL;
+	}
+	kvfree(vif->copy);
+	vif->copy = NULL;
+	vif->nr_copy = 0;
+}
