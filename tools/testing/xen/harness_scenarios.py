@@ -349,6 +349,20 @@ SCENARIOS = [
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
              'prints the fio ratios'),
+    Scenario('dom0-ours-debian-net-pv-ours', 'pv', 'ours', dom0='ours',
+             debian=True, netio=True, timeout=600,
+             doc='debian-net with our kernel as dom0 as well: our netback '
+             'serves the vif of our PV domU on dom0\'s bridge; ping, '
+             'iperf3 both ways, xl network-detach and network-attach, '
+             'the untrusted reattach; shutdown, fsck'),
+    Scenario('dom0-ours-debian-net-pv-ref', 'pv', 'ref', dom0='ours',
+             debian=True, netio=True, timeout=600,
+             doc='the same with the reference kernel as the PV domU: '
+             'upstream\'s netfront against our netback'),
+    Scenario('dom0-ours-debian-net-pvh-ours', 'pvh', 'ours', dom0='ours',
+             debian=True, netio=True, timeout=600,
+             doc='dom0-ours-debian-net-pv-ours with our kernel as a PVH '
+             'domU'),
     Scenario('dom0-ours-hostfe', 'pv', 'ours', dom0='ours', hostfe=True,
              timeout=300,
              doc='a hostile block frontend (rootfs/hostfe.c) in our PV domU '
@@ -460,7 +474,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'dom0-ours-boot20-pv-ref', 'dom0-ours-boot20-pv-ours',
            'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours',
            'dom0-ours-hostfe', 'dom0-ours-debian-io-pv-ours',
-           'dom0-ours-debian-io-pv-ref']
+           'dom0-ours-debian-io-pv-ref', 'dom0-ours-debian-net-pv-ours']
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP
