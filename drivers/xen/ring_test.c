@@ -150,9 +150,14 @@ static void back_ring_requests_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 9), -EIO);
 	/* An index moved back reads as 2^32 - 1 new ones. */
 	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 2), -EIO);
+	/* Back from the value last accepted, though not behind req_cons. */
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 7), -EIO);
+	KUNIT_EXPECT_EQ(test, r.req_seen, 8U);
+	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 8), 5);
 	/* Answered: the slots are free again, across the wrap. */
 	r.req_cons = 0xfffffffdU;
 	r.rsp_prod_pvt = 0xfffffffdU;
+	r.req_seen = 0xfffffffdU;
 	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 5), 8);
 	KUNIT_EXPECT_EQ(test, xen_ring_new_requests(&r, 6), -EIO);
 	KUNIT_EXPECT_EQ(test, xen_back_ring_slot(&r, 5), 5U);

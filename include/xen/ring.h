@@ -213,11 +213,14 @@ static inline bool xen_ring_final_check_responses(struct xen_front_ring *r,
  * @req_cons: the next request to take
  * @rsp_prod_pvt: the next response to write; published with
  *	xen_ring_push_responses()
+ * @req_seen: the frontend's req_prod as last accepted (set it to
+ *	@req_cons when attaching)
  * @nr_ents: the ring's entries, a power of two
  */
 struct xen_back_ring {
 	RING_IDX req_cons;
 	RING_IDX rsp_prod_pvt;
+	RING_IDX req_seen;
 	unsigned int nr_ents;
 };
 
@@ -241,18 +244,23 @@ static inline unsigned int xen_back_ring_slot(const struct xen_back_ring *r,
  *
  * The requests from @r->req_cons up to @req_prod, plus those taken and not
  * yet answered, must fit in the ring; more is a lie that would make the
- * backend read slots it has yet to answer.
+ * backend read slots it has yet to answer.  Nor may @req_prod move back
+ * from the value last accepted (@r->req_seen): a frontend flipping it
+ * could keep the backend looking between "there is more" and "there is
+ * nothing".
  *
  * Return: how many there are to take, or -EIO.
  */
-static inline int xen_ring_new_requests(const struct xen_back_ring *r,
+static inline int xen_ring_new_requests(struct xen_back_ring *r,
 					RING_IDX req_prod)
 {
 	RING_IDX n = req_prod - r->req_cons;
 	RING_IDX taken = r->req_cons - r->rsp_prod_pvt;
 
-	if (taken > r->nr_ents || n > r->nr_ents - taken)
+	if (taken > r->nr_ents || n > r->nr_ents - taken ||
+	    (RING_IDX)(req_prod - r->req_seen) > r->nr_ents)
 		return -EIO;
+	r->req_seen = req_prod;
 	return n;
 }
 

@@ -263,6 +263,7 @@ int blkback_ring_connect(struct blkback_ring *ring, const grant_ref_t *grefs,
 	/* A fresh ring: whatever the frontend left there counts from here. */
 	ring->br.req_cons = READ_ONCE(ring->sring->rsp_prod);
 	ring->br.rsp_prod_pvt = ring->br.req_cons;
+	ring->br.req_seen = ring->br.req_cons;
 
 	rc = blkback_ring_alloc(ring);
 	if (rc) {
