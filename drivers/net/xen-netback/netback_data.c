@@ -24,6 +24,7 @@
 #include <linux/netdevice.h>
 #include <linux/ratelimit.h>
 #include <linux/skbuff.h>
+#include <net/dst.h>
 #include <xen/events.h>
 #include <xen/page.h>
 
@@ -51,8 +52,12 @@ void netback_broken(struct netback_vif *vif, const char *why)
 
 static struct gnttab_copy *netback_copy_op(struct netback_vif *vif)
 {
-	struct gnttab_copy *op = &vif->copy[vif->nr_copy++];
+	struct gnttab_copy *op;
 
+	/* Each packet's copies are flushed before the next: far fewer. */
+	if (WARN_ON_ONCE(vif->nr_copy == NETBACK_COPY_BATCH))
+		vif->nr_copy--;
+	op = &vif->copy[vif->nr_copy++];
 	memset(op, 0, sizeof(*op));
 	return op;
 }
@@ -199,7 +204,10 @@ static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb,
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	}
 	vif->stats.tx_packets++;
+	/* The per-CPU counters want no migration under them. */
+	local_bh_disable();
 	dev_sw_netstats_rx_add(vif->dev, skb->len);
+	local_bh_enable();
 	netif_rx(skb);
 }
 
@@ -459,10 +467,12 @@ static bool netback_rx_pass(struct netback_vif *vif)
 			return false;
 		}
 		vif->stats.rx_packets++;
+		local_bh_disable();
 		dev_sw_netstats_tx_add(vif->dev, 1, skb->len);
+		local_bh_enable();
 		consume_skb(skb);
 	}
-	if (netif_queue_stopped(vif->dev) &&
+	if (netif_running(vif->dev) && netif_queue_stopped(vif->dev) &&
 	    skb_queue_len(&vif->rx_queue) < NETBACK_RX_QUEUE_MAX / 2)
 		netif_wake_queue(vif->dev);
 	return n == NETBACK_BUDGET;
@@ -486,6 +496,18 @@ netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
+	/*
+	 * It may wait long for the guest's buffers: let go of what it
+	 * holds of the sender and of the host's routes and connections.
+	 */
+	if (skb_orphan_frags_rx(skb, GFP_ATOMIC)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
+	skb_orphan(skb);
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
 	skb_queue_tail(&vif->rx_queue, skb);
 	if (skb_queue_len(&vif->rx_queue) >= NETBACK_RX_QUEUE_MAX)
 		netif_stop_queue(dev);
@@ -570,6 +592,7 @@ int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
 	vif->tx.nr_ents = XEN_SRING_ENTRIES(netif_tx, XEN_PAGE_SIZE);
 	vif->tx.req_cons = READ_ONCE(vif->tx_sring->rsp_prod);
 	vif->tx.rsp_prod_pvt = vif->tx.req_cons;
+	vif->tx.req_seen = vif->tx.req_cons;
 	rc = xenbus_map_ring_valloc(xdev, &rx_ref, 1, &addr);
 	if (rc)
 		goto fail;
@@ -577,6 +600,7 @@ int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
 	vif->rx.nr_ents = XEN_SRING_ENTRIES(netif_rx, XEN_PAGE_SIZE);
 	vif->rx.req_cons = READ_ONCE(vif->rx_sring->rsp_prod);
 	vif->rx.rsp_prod_pvt = vif->rx.req_cons;
+	vif->rx.req_seen = vif->rx.req_cons;
 
 	vif->copy = kvcalloc(NETBACK_COPY_BATCH, sizeof(*vif->copy),
 			     GFP_KERNEL);
@@ -618,6 +642,8 @@ void netback_disconnect_rings(struct netback_vif *vif)
 {
 	WRITE_ONCE(vif->connected, false);
 	netif_carrier_off(vif->dev);
+	/* A start_xmit that saw us connected has queued its packet by now. */
+	synchronize_net();
 	if (vif->thread) {
 		kthread_stop(vif->thread);
 		vif->thread = NULL;

@@ -115,7 +115,11 @@ static int netback_connect(struct netback_vif *vif)
 		return rc;
 	dev_info(&xdev->dev, "%s serving, %s\n", vif->dev->name,
 		 sg ? "several slots a packet" : "one slot a packet");
-	return xenbus_switch_state(xdev, XenbusStateConnected);
+	rc = xenbus_switch_state(xdev, XenbusStateConnected);
+	/* Broken before that: its Closing must stand. */
+	if (test_bit(NETBACK_BROKEN, &vif->flags))
+		xenbus_switch_state(xdev, XenbusStateClosing);
+	return rc;
 }
 
 static void netback_maybe_connect(struct netback_vif *vif)
@@ -280,6 +284,7 @@ static void netback_remove(struct xenbus_device *xdev)
 	netback_disconnect(vif);
 	mutex_unlock(&vif->lock);
 	unregister_netdev(vif->dev);
+	skb_queue_purge(&vif->rx_queue);
 	dev_set_drvdata(&xdev->dev, NULL);
 	free_netdev(vif->dev);
 }
