@@ -81,7 +81,8 @@ fi
 bb=/bin/busybox
 gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c" \
 	   "$here/bench/microbench.c" "$here/rootfs/hostfe.c" \
-	   "$here/rootfs/hostfe-cases") |
+	   "$here/rootfs/hostfe-cases" "$here/rootfs/hostnf.c" \
+	   "$here/rootfs/hostnf-cases" "$here/rootfs/hostfe-common.h") |
 	  sha256sum | cut -c1-16)
 if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	echo "assets: making guest.cpio.gz"
@@ -94,9 +95,11 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	gcc -static -O2 -Wall -pthread -o "$tmp/bin/xsbench" "$here/bench/xsbench.c"
 	# The microbenchmarks (system call, fork, exec, mmap, faults, pipe).
 	gcc -static -O2 -Wall -o "$tmp/bin/microbench" "$here/bench/microbench.c"
-	# The hostile block frontend and its cases (pvops.hostfe=1).
+	# The hostile block and network frontends and their cases
+	# (pvops.hostfe=1, pvops.hostnf=1).
 	gcc -static -O2 -Wall -o "$tmp/bin/hostfe" "$here/rootfs/hostfe.c"
-	cp "$here/rootfs/hostfe-cases" "$tmp/hostfe-cases"
+	gcc -static -O2 -Wall -o "$tmp/bin/hostnf" "$here/rootfs/hostnf.c"
+	cp "$here/rootfs/hostfe-cases" "$here/rootfs/hostnf-cases" "$tmp/"
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"

@@ -265,27 +265,33 @@ def judge_devfuzz(s, out, serial):
                   f'kmemleak: {leak.group(1) if leak else "?"}', serial)
 
 
-def hostfe_cases():
-    """The hostile frontend's cases (rootfs/hostfe-cases): (disk,
-    expectation, steps), the expectation 'serve' or the text of a close."""
+def hostfe_cases(kind='vbd'):
+    """The hostile frontend's cases (rootfs/hostfe-cases for disks,
+    rootfs/hostnf-cases for vifs): (device, expectation, steps), the
+    device as the guest names it in its lines (xvdb, vif3), the
+    expectation 'serve' or the text of a close."""
     cases = []
+    name = 'hostfe-cases' if kind == 'vbd' else 'hostnf-cases'
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        'rootfs', 'hostfe-cases')
+                        'rootfs', name)
     with open(path) as f:
         for line in f:
-            if not line.startswith('xvd'):
+            if not line[:1].isalnum() or line.startswith('#'):
                 continue
-            disk, expect, steps = (x.strip() for x in line.split('|'))
-            cases.append((disk, expect, steps))
+            dev, expect, steps = (x.strip() for x in line.split('|'))
+            cases.append((dev if kind == 'vbd' else f'vif{dev}', expect,
+                          steps))
     return cases
 
 
 def judge_hostfe(s, out, serial):
     """A hostile block frontend against dom0's blkback (rootfs/hostfe.c,
-    job/hostfe.sh): every case ended as its line in rootfs/hostfe-cases
-    says, the healthy disk read back intact, and once the domU is
-    destroyed dom0 holds nothing of it and logged no bug.  Against the
-    reference dom0, a survey: how each case ended."""
+    job/hostfe.sh), or a network one against netback (rootfs/hostnf.c):
+    every case ended as its line in rootfs/host{fe,nf}-cases says, the
+    healthy disk read back intact (disks), and once the domU is destroyed
+    dom0 holds nothing of it and logged no bug.  Against the reference
+    dom0, a survey: how each case ended."""
+    kind = 'vif' if s.hostnf else 'vbd'
     text = read(serial)
     console = os.path.join(out, 'console', f'guest-{s.name}.log')
     ctext = read(console)
@@ -300,8 +306,9 @@ def judge_hostfe(s, out, serial):
     domid, want_sum = m.groups()
     states = dict(re.findall(MARK + r'hostfe backend vdev=(\d+) state=(\d+)',
                              text))
+    cases = hostfe_cases(kind)
     bad, ok = [], 0
-    for disk, expect, _ in hostfe_cases():
+    for disk, expect, _ in cases:
         start = re.search(MARK + rf'hostfe case {disk} start vdev=(\d+)',
                           ctext)
         end = re.search(MARK + rf'hostfe case {disk} (ok|failed)', ctext)
@@ -312,7 +319,8 @@ def judge_hostfe(s, out, serial):
         state = states.get(vdev, 'gone')
         why = None
         if end.group(1) != 'ok':
-            m = re.search(rf'hostfe device/vbd/{vdev}: FAILED: (.*)', ctext)
+            m = re.search(rf'hostfe device/{kind}/{vdev}: FAILED: (.*)',
+                          ctext)
             why = 'its steps failed: ' + (m.group(1) if m else '?')
         elif expect == 'serve':
             if state != '4':
@@ -320,7 +328,7 @@ def judge_hostfe(s, out, serial):
         else:
             want = expect.split(':', 1)[1].strip()
             lines = [ln for ln in ktext.splitlines()
-                     if f'vbd-{domid}-{vdev}:' in ln and want in ln]
+                     if f'{kind}-{domid}-{vdev}:' in ln and want in ln]
             if state not in ('5', '6'):
                 why = f'backend state {state}, not Closing'
             elif len(lines) != 1:
@@ -338,10 +346,10 @@ def judge_hostfe(s, out, serial):
     held = (f.get('domains') != '0' or
             f.get('ports_before') != f.get('ports_after') or
             f.get('backend_devices') != '0' or
-            f.get('blkback_threads') != '0')
+            f.get('backend_threads') != '0')
     if s.dom0 == 'ref':
         return Result(s, bool(klog_ok), f'survey: {ok} of '
-                      f'{len(hostfe_cases())} cases as ours answers them; '
+                      f'{len(cases)} cases as ours answers them; '
                       + '; '.join(bad[:30]) + f'; kernel log: '
                       f'{m.group(1) if m else "?"}; holds: '
                       f'{hold.group(1) if hold else "?"}', klog)
@@ -350,9 +358,9 @@ def judge_hostfe(s, out, serial):
                       + (m.group(1) if m else 'nothing we could read')
                       + f' (see {klog})', klog)
     if bad:
-        return Result(s, False, f'{len(bad)} of {len(hostfe_cases())} '
+        return Result(s, False, f'{len(bad)} of {len(cases)} '
                       'cases wrong: ' + '; '.join(bad[:5]), console)
-    if got_sum != want_sum:
+    if kind == 'vbd' and got_sum != want_sum:
         return Result(s, False, f'the healthy disk read back {got_sum}, '
                       f'not {want_sum}', console)
     if held:
@@ -360,6 +368,8 @@ def judge_hostfe(s, out, serial):
                       + (hold.group(1) if hold else 'no count'), serial)
     return Result(s, True, f'{ok} cases as they must be (each nonsense '
                   'closed its device alone with one log line, each error '
-                  'answered), the healthy disk intact, nothing held after '
+                  'answered), '
+                  + ('the healthy disk intact, ' if kind == 'vbd' else '')
+                  + 'nothing held after '
                   f'xl destroy ({f.get("ports_after")} event channels as '
                   'before), no bug logged', console)

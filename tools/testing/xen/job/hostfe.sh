@@ -3,16 +3,18 @@
 # A hostile block frontend (rootfs/hostfe.c, run by the guest's init with
 # pvops.hostfe=1) against dom0's blkback: a busybox domU gets one disk a
 # case of rootfs/hostfe-cases, each 1 MiB of dom0's memory through a loop
-# device, and a healthy 8 MiB disk, xvda, of random bytes.
+# device, and a healthy 8 MiB disk, xvda, of random bytes.  Or a hostile
+# network frontend (rootfs/hostnf.c, pvops.hostnf=1) against netback: one
+# vif on dom0's bridge a case of rootfs/hostnf-cases.
 # Sourced by run.sh, the job harness_job.make_job() writes for dom0.
 
-# run_hostfe NAME CFG TIMEOUT: create the domU, wait for its cases, say
+# run_hostfe NAME CFG TIMEOUT [vif]: create the domU, wait for its cases, say
 # each backend's state, destroy it, then say what dom0 still holds: the
 # domain, its event channels, blkback's threads and devices, and whether
 # the kernel logged anything that is a bug.  The harness judges the cases
 # against the table (harness_hostile.judge_hostfe).
 run_hostfe() {
-	name=$1 cfg=$2 tmo=$3
+	name=$1 cfg=$2 tmo=$3 kind=${4:-vbd}
 	log=/job/out/console/guest-$name.log
 	klog=/job/out/$name.dmesg.log
 	step() { say "hostfe $*"; }
@@ -20,8 +22,10 @@ run_hostfe() {
 	lines0=$(dmesg | wc -l)
 	dd if=/dev/urandom of=/dev/shm/hostfe-xvda.img bs=1M count=8 2>/dev/null
 	sum=$(sha256sum < /dev/shm/hostfe-xvda.img | cut -d' ' -f1)
-	disks= loops=
-	for disk in xvda $(sed -n 's/^\(xvd[a-z]\) *|.*/\1/p' /job/hostfe-cases); do
+	disks= loops= vifs=
+	disklist=xvda
+	[ "$kind" = vbd ] && disklist="xvda $(sed -n 's/^\(xvd[a-z]\) *|.*/\1/p' /job/hostfe-cases)"
+	for disk in $disklist; do
 		img=/dev/shm/hostfe-$disk.img
 		[ -e $img ] || truncate -s 1M $img
 		if ! l=$(losetup -f --show $img); then
@@ -31,8 +35,13 @@ run_hostfe() {
 		loops="$loops $l"
 		disks="$disks${disks:+, }'format=raw, vdev=$disk, access=rw, script=/job/hotplug-block, target=$l'"
 	done
+	if [ "$kind" = vif ]; then
+		for v in $(sed -n 's/^\([0-9][0-9]*\) *|.*/\1/p' /job/hostnf-cases); do
+			vifs="$vifs${vifs:+, }'devid=$v, bridge=xenbr0, script=/job/hotplug-vif'"
+		done
+	fi
 	if ! timeout -k 5 180 xl create -q "/job/cfg/$cfg" "name=\"$name\"" \
-			"disk=[$disks]" > "/job/out/$name.create.log" 2>&1; then
+			"disk=[$disks]" "vif=[$vifs]" > "/job/out/$name.create.log" 2>&1; then
 		step "FAILED: xl create (see out/$name.create.log)"
 	else
 		d=$(xl domid "$name")
@@ -40,7 +49,7 @@ run_hostfe() {
 		if ! wait_log "$log" 'PVOPS-HARNESS: hostfe done' 1 $((tmo * 10)) "$name"; then
 			step "FAILED: the guest did not finish its cases (see console/guest-$name.log)"
 		fi
-		be=/local/domain/0/backend/vbd/$d
+		be=/local/domain/0/backend/$kind/$d
 		for vd in $(xenstore-list $be 2>/dev/null); do
 			step "backend vdev=$vd state=$(xenstore-read $be/$vd/state)"
 		done
@@ -50,8 +59,8 @@ run_hostfe() {
 	fi
 	# The backends' devices must go with the domain, and their threads.
 	sleep 1
-	devs=$(ls /sys/bus/xen-backend/devices 2>/dev/null | grep -c "^vbd-$d-")
-	threads=$(ps -e -o comm= | grep -c '^blkback')
+	devs=$(ls /sys/bus/xen-backend/devices 2>/dev/null | grep -c "^$kind-$d-")
+	threads=$(ps -e -o comm= | grep -c -E '^(blkback|vif[0-9])')
 	for l in $loops; do losetup -d $l 2>/dev/null; done
 	rm -f /dev/shm/hostfe-*.img
 	dmesg | tail -n +$((lines0 + 1)) > "$klog"
@@ -61,6 +70,6 @@ run_hostfe() {
 	else
 		step "kernel-log clean lines=$(wc -l < "$klog")"
 	fi
-	step "holds domains=$(xl list | awk 'NR > 2' | wc -l) ports_before=$ports0 ports_after=$(dom0_ports) backend_devices=$devs blkback_threads=$threads"
+	step "holds domains=$(xl list | awk 'NR > 2' | wc -l) ports_before=$ports0 ports_after=$(dom0_ports) backend_devices=$devs backend_threads=$threads"
 	step done
 }
