@@ -81,20 +81,6 @@ struct blkback_pending {
 };
 
 /**
- * struct blkback_stats - what a ring did, for debugfs-less reading in sysfs
- * @rd: reads
- * @wr: writes
- * @flush: flushes and barriers
- * @discard: discards
- * @indirect: indirect requests
- * @err: requests answered with an error
- * @copies: grant copy hypercalls
- */
-struct blkback_stats {
-	u64 rd, wr, flush, discard, indirect, err, copies;
-};
-
-/**
  * struct blkback_ring - one of a disk's rings, and its thread
  * @blkif: its disk
  * @id: its number
@@ -115,7 +101,6 @@ struct blkback_stats {
  * @copy: a batch of grant copies
  * @copy_owner: the pending each copy is for
  * @nr_copy: copies in the batch
- * @stats: counters
  */
 struct blkback_ring {
 	struct blkback_dev *blkif;
@@ -137,7 +122,6 @@ struct blkback_ring {
 	struct gnttab_copy *copy;
 	struct blkback_pending **copy_owner;
 	unsigned int nr_copy;
-	struct blkback_stats stats;
 };
 
 /**

@@ -113,7 +113,6 @@ static void blkback_copy_flush(struct blkback_ring *ring)
 	if (!ring->nr_copy)
 		return;
 	gnttab_batch_copy(ring->copy, ring->nr_copy);
-	ring->stats.copies++;
 	for (i = 0; i < ring->nr_copy; i++) {
 		if (ring->copy[i].status == GNTST_okay)
 			continue;
@@ -234,8 +233,6 @@ static void blkback_submit(struct blkback_pending *p)
 
 static void blkback_finish(struct blkback_ring *ring, struct blkback_pending *p)
 {
-	if (p->status != BLKIF_RSP_OKAY)
-		ring->stats.err++;
 	blkback_respond(ring, &p->req, p->status);
 	blkback_pages_put(ring, p);
 	list_add(&p->list, &ring->free);
@@ -247,7 +244,6 @@ static void blkback_discard(struct blkback_ring *ring, struct blkback_pending *p
 	struct block_device *bdev = ring->blkif->bdev;
 	int rc;
 
-	ring->stats.discard++;
 	if (p->req.secure)
 		rc = blkdev_issue_secure_erase(bdev, p->req.sector,
 					       p->req.nr_sects, GFP_NOIO);
@@ -297,7 +293,6 @@ static enum blkback_verdict blkback_indirect(struct blkback_ring *ring,
 	struct page *page = virt_to_page(p->desc);
 	unsigned int nsegs = p->req.nr_segs;
 
-	ring->stats.indirect++;
 	/* BLKBACK_MAX_SEGS descriptors fit one page: nr_indirect is 1. */
 	blkback_copy_add(ring, p, p->req.indirect_grefs[0], page, 0,
 			 nsegs * sizeof(struct blkif_request_segment), false);
@@ -336,21 +331,11 @@ void blkback_io_start(struct blkback_ring *ring, struct blkback_pending *p,
 	if (blkback_judged(ring, p, v, why))
 		return;
 
-	switch (p->req.op) {
-	case BLKIF_OP_DISCARD:
+	if (p->req.op == BLKIF_OP_DISCARD) {
 		blkback_discard(ring, p);
 		p->req.nr_segs = 0;
 		blkback_finish(ring, p);
 		return;
-	case BLKIF_OP_READ:
-		ring->stats.rd++;
-		break;
-	case BLKIF_OP_WRITE:
-		ring->stats.wr++;
-		break;
-	default:
-		ring->stats.flush++;
-		break;
 	}
 	if (blkback_pages_get(ring, p)) {
 		pr_warn_ratelimited("xen-blkback: %s: no memory for a request\n",

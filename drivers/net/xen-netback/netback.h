@@ -50,18 +50,6 @@
 #define NETBACK_BROKEN	1	/* the frontend sent nonsense */
 
 /**
- * struct netback_stats - what a vif did
- * @tx_packets: packets the guest sent, passed on
- * @tx_dropped: packets the guest sent, dropped
- * @rx_packets: packets copied to the guest
- * @rx_dropped: packets for the guest dropped
- * @copies: grant copy hypercalls
- */
-struct netback_stats {
-	u64 tx_packets, tx_dropped, rx_packets, rx_dropped, copies;
-};
-
-/**
  * struct netback_vif - one virtual interface served to a frontend
  * @xdev: its xenbus device
  * @dev: its net_device
@@ -82,7 +70,6 @@ struct netback_stats {
  * @rx_queue: packets for the guest
  * @copy: a batch of grant copies
  * @nr_copy: how many in it
- * @stats: counters
  */
 struct netback_vif {
 	struct xenbus_device *xdev;
@@ -104,7 +91,6 @@ struct netback_vif {
 	struct sk_buff_head rx_queue;
 	struct gnttab_copy *copy;
 	unsigned int nr_copy;
-	struct netback_stats stats;
 };
 
 /* netback_data.c */

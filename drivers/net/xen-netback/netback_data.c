@@ -72,7 +72,6 @@ static bool netback_copy_flush(struct netback_vif *vif)
 	if (!n)
 		return true;
 	gnttab_batch_copy(vif->copy, n);
-	vif->stats.copies++;
 	for (i = 0; i < n; i++)
 		if (vif->copy[i].status != GNTST_okay)
 			ok = false;
@@ -196,14 +195,13 @@ static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb,
 		if (skb_checksum_setup(skb, true)) {
 			net_info_ratelimited("%s: checksum left blank in a packet that has none\n",
 					     vif->dev->name);
-			vif->stats.tx_dropped++;
+			dev_core_stats_rx_dropped_inc(vif->dev);
 			kfree_skb(skb);
 			return;
 		}
 	} else if (flags & NETTXF_data_validated) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	}
-	vif->stats.tx_packets++;
 	/* The per-CPU counters want no migration under them. */
 	local_bh_disable();
 	dev_sw_netstats_rx_add(vif->dev, skb->len);
@@ -287,15 +285,14 @@ static int netback_tx_one(struct netback_vif *vif)
 	if (skb)
 		netback_tx_deliver(vif, skb, slots[0].flags);
 	else
-		vif->stats.tx_dropped++;
+		dev_core_stats_rx_dropped_inc(vif->dev);
 	return 1;
 
 incomplete:
-	/* A packet that fills the ring and goes on can never be whole. */
-	if (idx - vif->tx.req_cons >= vif->tx.nr_ents) {
-		netback_broken(vif, "packet longer than the ring");
-		return -1;
-	}
+	/*
+	 * Wait for the rest: a chain is cut at NETBACK_FATAL_SLOTS, far
+	 * below the ring's size, so it can always be published whole.
+	 */
 	return 0;
 }
 
@@ -451,7 +448,6 @@ static bool netback_rx_pass(struct netback_vif *vif)
 			break;
 		if ((skb->ip_summed == CHECKSUM_PARTIAL &&
 		     skb_checksum_help(skb)) || !netback_rx_slots(vif, skb)) {
-			vif->stats.rx_dropped++;
 			dev_core_stats_tx_dropped_inc(vif->dev);
 			kfree_skb(skb);
 			continue;
@@ -466,7 +462,6 @@ static bool netback_rx_pass(struct netback_vif *vif)
 			kfree_skb(skb);
 			return false;
 		}
-		vif->stats.rx_packets++;
 		local_bh_disable();
 		dev_sw_netstats_tx_add(vif->dev, 1, skb->len);
 		local_bh_enable();

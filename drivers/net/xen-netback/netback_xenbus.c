@@ -133,11 +133,6 @@ static void netback_maybe_connect(struct netback_vif *vif)
 	netback_connect(vif);
 }
 
-static void netback_disconnect(struct netback_vif *vif)
-{
-	netback_disconnect_rings(vif);
-}
-
 /* The toolstack's hotplug script finished with the interface. */
 static void netback_hotplug_changed(struct xenbus_watch *watch,
 				    const char *path, const char *token)
@@ -174,12 +169,12 @@ static void netback_otherend_changed(struct xenbus_device *xdev,
 		netback_maybe_connect(vif);
 		break;
 	case XenbusStateClosing:
-		netback_disconnect(vif);
+		netback_disconnect_rings(vif);
 		xenbus_switch_state(xdev, XenbusStateClosing);
 		break;
 	case XenbusStateClosed:
 	case XenbusStateUnknown:
-		netback_disconnect(vif);
+		netback_disconnect_rings(vif);
 		xenbus_switch_state(xdev, XenbusStateClosed);
 		unregister = !xenbus_dev_is_online(xdev);
 		break;
@@ -281,7 +276,7 @@ static void netback_remove(struct xenbus_device *xdev)
 	unregister_xenbus_watch(&vif->hotplug_watch);
 	kfree(vif->hotplug_watch.node);
 	mutex_lock(&vif->lock);
-	netback_disconnect(vif);
+	netback_disconnect_rings(vif);
 	mutex_unlock(&vif->lock);
 	unregister_netdev(vif->dev);
 	skb_queue_purge(&vif->rx_queue);
