@@ -72,14 +72,48 @@ def monitor_dump(sock, path):
         f.write('\n'.join(out))
 
 
-def run_qemu(cmd, serial, timeout, stall=None, monitor=None):
+# Xen's debug keys for a machine that went quiet, after three Ctrl-A have
+# given Xen the serial input: every vCPU of every domain with its pending
+# events ('q'), dom0's registers and stack ('0'), event channels ('e'),
+# timers ('a'), run queues ('r') and each CPU's registers ('d').
+XEN_KEYS = b'\x01\x01\x01' + b'q0eard'
+
+
+def xen_debug_keys(sock, serial):
+    """Type XEN_KEYS on the serial line, a Unix socket @sock, and give Xen
+    time to print its answer, which goes to the serial log @serial."""
+    try:
+        with socket.socket(socket.AF_UNIX) as c:
+            c.settimeout(1)
+            c.connect(sock)
+            size = os.path.getsize(serial)
+            for k in XEN_KEYS:
+                c.sendall(bytes([k]))
+                time.sleep(0.5)
+            # Drain what Xen says, as the log takes it, until it stops.
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                try:
+                    if not c.recv(65536):
+                        break
+                except socket.timeout:
+                    now = os.path.getsize(serial)
+                    if now == size:
+                        break
+                    size = now
+    except OSError as e:
+        log(f'Xen debug keys: {e}')
+
+
+def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
     """Run QEMU until it exits or @timeout; echo harness lines as they come.
 
     With @stall, the machine must print a harness line at least every
     @stall seconds (dom0 says "alive" every 30 s), or it is taken for hung
     and stopped.  Before a hung or timed-out machine is stopped, its CPUs'
     registers go to serial.log.cpus, when @cmd opened a monitor on the
-    Unix socket @monitor.
+    Unix socket @monitor, and Xen is asked for its state (XEN_KEYS) when
+    the serial line is the Unix socket @console.
 
     Returns (exited_in_time, seconds); exited_in_time is None for a hung
     machine, False for one that ran out of time.
@@ -112,11 +146,15 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None):
             return True, time.monotonic() - start
         hung = stall and time.monotonic() - last > stall
         if hung or time.monotonic() - start > timeout:
+            if console:
+                xen_debug_keys(console, serial)
             if monitor:
                 monitor_dump(monitor, serial + '.cpus')
             if hung:
                 log(f'no line from dom0 for {stall} s: taken for hung; '
-                    f'its CPUs: {serial}.cpus')
+                    f'its CPUs: {serial}.cpus' +
+                    (f'; Xen\'s state at the end of {serial}' if console
+                     else ''))
             proc.kill()
             proc.wait()
             return None if hung else False, time.monotonic() - start
@@ -169,10 +207,15 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     tcg = os.environ.get('XEN_PVOPS_TCG', 'multi')
     sockdir = tempfile.mkdtemp(prefix='pvops-qemu-')
     monitor = os.path.join(sockdir, 'monitor')
+    console = os.path.join(sockdir, 'serial')
     qemu = QEMU[:]
     qemu[qemu.index('-monitor') + 1] = f'unix:{monitor},server=on,wait=off'
+    # The serial line is a socket nobody listens on but the stall's debug
+    # keys, with all its output in the log.
     cmd = qemu + ['-accel', f'tcg,thread={tcg}',
-                  '-smp', '2', '-m', '3072', '-serial', 'file:' + serial,
+                  '-chardev', f'socket,id=com1,path={console},server=on,'
+                  f'wait=off,logfile={serial}',
+                  '-smp', '2', '-m', '3072', '-serial', 'chardev:com1',
                   '-kernel', os.path.join(assets, 'xen-4.17'),
                   '-append', XEN_ARGS,
                   '-initrd', f'{kernels[dom0_kernel]} {dom0_args(dom0_kernel)}',
@@ -184,7 +227,7 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
         cmd += ['-drive', 'file=' + os.path.join(assets, 'debian-domu.img')
                 + ',if=virtio,format=raw,snapshot=on']
     in_time, secs = run_qemu(cmd, serial, budget, stall=STALL,
-                             monitor=monitor)
+                             monitor=monitor, console=console)
     shutil.rmtree(sockdir, ignore_errors=True)
     # The job disk's out/ holds the domU consoles and dom0's reports.
     out = os.path.join(d, 'out')
