@@ -292,7 +292,14 @@ def judge_hostfe(s, out, serial):
     dom0 holds nothing of it and logged no bug.  Against the reference
     dom0, a survey: how each case ended."""
     kind = 'vif' if s.hostnf else 'vbd'
+    # Only this scenario's lines: from its start to its done.
     text = read(serial)
+    m = re.search(MARK + rf'hostfe start {re.escape(s.name)}\s', text)
+    if not m:
+        return Result(s, False, 'dom0 did not start it', serial)
+    text = text[m.end():]
+    m = re.search(MARK + r'hostfe done', text)
+    text = text[:m.end()] if m else text
     console = os.path.join(out, 'console', f'guest-{s.name}.log')
     ctext = read(console)
     klog = os.path.join(out, f'{s.name}.dmesg.log')

@@ -18,6 +18,12 @@ run_hostfe() {
 	log=/job/out/console/guest-$name.log
 	klog=/job/out/$name.dmesg.log
 	step() { say "hostfe $*"; }
+	step "start $name"
+	if [ "$kind" = vif ] && ! bridge_up; then
+		step "FAILED: no bridge xenbr0 for the vifs"
+		step done
+		return 1
+	fi
 	ports0=$(dom0_ports)
 	lines0=$(dmesg | wc -l)
 	dd if=/dev/urandom of=/dev/shm/hostfe-xvda.img bs=1M count=8 2>/dev/null
