@@ -218,10 +218,17 @@ static void evtchn_irq_ack(struct irq_data *d)
 	evtchn_ops->clear_pending(info->port);
 }
 
+/*
+ * For an event that is not handled now (the irq is disabled or its
+ * handler still runs): the core resends it later.  No late EOI comes
+ * for it, so it must not leave the port masked for one.
+ */
 static void evtchn_irq_mask_ack(struct irq_data *d)
 {
+	struct evtchn_irq *info = irq_data_get_irq_chip_data(d);
+
 	evtchn_irq_mask(d);
-	evtchn_irq_ack(d);
+	evtchn_ops->clear_pending(info->port);
 }
 
 static int evtchn_irq_retrigger(struct irq_data *d)
@@ -1159,7 +1166,9 @@ EXPORT_SYMBOL_GPL(xen_pirq_from_irq);
  * @port: a port the ABI found pending and unmasked for this CPU
  *
  * Called by the ABI's handle_events, with interrupts off.  A port that
- * nothing is bound to is left masked.
+ * nothing is bound to is left masked, and pending: it may be one being
+ * bound right now, whose first event the binding delivers once it has
+ * put the port in the table (keep_pending).
  */
 void xen_evtchn_handle_port(evtchn_port_t port)
 {
@@ -1170,7 +1179,6 @@ void xen_evtchn_handle_port(evtchn_port_t port)
 		return;
 	}
 	evtchn_ops->mask(port);
-	evtchn_ops->clear_pending(port);
 }
 
 /**

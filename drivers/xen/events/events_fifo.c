@@ -172,6 +172,17 @@ static bool evtchn_fifo_dequeue(struct evtchn_fifo_control_block *cb,
 
 	word = evtchn_fifo_word(port);
 	old = atomic_read(word);
+	if (unlikely(!(old & BIT(EVTCHN_FIFO_LINKED))) && heads->head[queue]) {
+		/*
+		 * Only we unlink, so a head of ours that is not on a queue
+		 * is stale: whatever Xen queued since started from its own
+		 * head.  Say so once, and go on from there.
+		 */
+		pr_warn_once("xen: FIFO queue %u: our head %u (word %#x) is on no queue; taking Xen's head %u\n",
+			     queue, port, old, READ_ONCE(cb->head[queue]));
+		heads->head[queue] = 0;
+		return evtchn_fifo_dequeue(cb, heads, queue);
+	}
 	while (!atomic_try_cmpxchg(word, &old, evtchn_fifo_unlinked(old)))
 		;
 	heads->head[queue] = evtchn_fifo_link_of(old);
