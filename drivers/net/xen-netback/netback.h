@@ -15,9 +15,10 @@
  * Data moves by grant copy both ways; nothing of the guest is mapped
  * but its two rings.
  *
- * Lock order: netback_vif.lock (mutex: connect, disconnect) -> the
- * net_device's tx queue lock (start_xmit) -> nothing.  The rings belong
- * to the thread.
+ * Lock order: netback_vif.lock (mutex: connect, disconnect, the
+ * sharing's settings) -> the net_device's tx queue lock (start_xmit) ->
+ * nothing; netback_share_lock (a spinlock over every vif's part in the
+ * sharing) -> nothing.  The rings belong to the thread.
  */
 #ifndef _XEN_NETBACK_H
 #define _XEN_NETBACK_H
@@ -31,6 +32,7 @@
 #include <xen/ring.h>
 #include <xen/xenbus.h>
 
+#include "netback_share.h"
 #include "netback_txcheck.h"
 
 /* Packets a pass of the thread takes from each direction at most. */
@@ -55,6 +57,7 @@
  * @dev: its net_device
  * @lock: see the top of this file
  * @hotplug_watch: the watch on our hotplug-status node
+ * @share_watch: the watch on our node, for the sharing's settings
  * @hotplug_ok: the toolstack's script said connected
  * @connected: the rings are served
  * @sg: the frontend takes received packets of several slots
@@ -70,12 +73,22 @@
  * @rx_queue: packets for the guest
  * @copy: a batch of grant copies
  * @nr_copy: how many in it
+ * @share: its part in the sharing of dom0 between vifs (netback_share.h;
+ *	under netback_share_lock)
+ * @share_on: it has a weight, a minimum rate or a cap
+ * @pass_bytes: bytes the thread's pass moved, both ways
+ * @pass_allow: bytes the sharing lets the pass move
+ * @weight: its weight, from xenstore or sysfs (0: none)
+ * @min_kbps: its minimum rate in kbit/s (0: none)
+ * @cap_bytes: the toolstack's rate=: bytes every @cap_usec (0: no cap)
+ * @cap_usec: that period
  */
 struct netback_vif {
 	struct xenbus_device *xdev;
 	struct net_device *dev;
 	struct mutex lock;	/* see above */
 	struct xenbus_watch hotplug_watch;
+	struct xenbus_watch share_watch;
 	bool hotplug_ok;
 	bool connected;
 	bool sg;
@@ -91,6 +104,14 @@ struct netback_vif {
 	struct sk_buff_head rx_queue;
 	struct gnttab_copy *copy;
 	unsigned int nr_copy;
+	struct netback_share_vif share;
+	bool share_on;
+	u64 pass_bytes;
+	u64 pass_allow;
+	u32 weight;
+	u32 min_kbps;
+	u64 cap_bytes;
+	u64 cap_usec;
 };
 
 /* netback_data.c */
@@ -99,5 +120,7 @@ int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
 void netback_disconnect_rings(struct netback_vif *vif);
 netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev);
 void netback_broken(struct netback_vif *vif, const char *why);
+void netback_share_configure(struct netback_vif *vif);
+void netback_share_stats(struct netback_vif *vif, u64 *bytes, u64 *held);
 
 #endif /* _XEN_NETBACK_H */

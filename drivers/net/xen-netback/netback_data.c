@@ -17,10 +17,16 @@
  *
  * The event channel takes a late EOI: after an event, the next is held
  * back until the thread has looked at both rings.
+ *
+ * Before each pass the thread asks the sharing between vifs
+ * (netback_share.c) whether it may go: a vif with a weight, a minimum
+ * rate or a cap may wait there for the others; one with none of them
+ * never does.
  */
 
 #include <linux/etherdevice.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/netdevice.h>
 #include <linux/ratelimit.h>
 #include <linux/skbuff.h>
@@ -282,6 +288,7 @@ static int netback_tx_one(struct netback_vif *vif)
 				     vif->dev->name, why);
 	netback_tx_answer(vif, slots, nslots, nextra,
 			  skb ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
+	vif->pass_bytes += slots[0].size;
 	if (skb)
 		netback_tx_deliver(vif, skb, slots[0].flags);
 	else
@@ -303,6 +310,9 @@ static bool netback_tx_pass(struct netback_vif *vif)
 	int rc = 0;
 
 	for (n = 0; n < NETBACK_BUDGET; n++) {
+		/* The sharing between vifs may end the pass early. */
+		if (vif->pass_bytes >= vif->pass_allow)
+			return true;
 		rc = netback_tx_one(vif);
 		if (rc <= 0)
 			break;
@@ -443,6 +453,8 @@ static bool netback_rx_pass(struct netback_vif *vif)
 	int rc;
 
 	for (n = 0; n < NETBACK_BUDGET; n++) {
+		if (vif->pass_bytes >= vif->pass_allow)
+			return true;
 		skb = skb_dequeue(&vif->rx_queue);
 		if (!skb)
 			break;
@@ -462,6 +474,7 @@ static bool netback_rx_pass(struct netback_vif *vif)
 			kfree_skb(skb);
 			return false;
 		}
+		vif->pass_bytes += skb->len;
 		local_bh_disable();
 		dev_sw_netstats_tx_add(vif->dev, 1, skb->len);
 		local_bh_enable();
@@ -511,6 +524,117 @@ netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 }
 
+/* ---- sharing dom0 between vifs (netback_share.c) ---- */
+
+static DEFINE_SPINLOCK(netback_share_lock);
+static struct netback_share netback_share = {
+	.active = LIST_HEAD_INIT(netback_share.active),
+};
+
+/* Bumped whenever a vif that others may wait for moved on or left. */
+static unsigned long netback_share_gen;
+static DECLARE_WAIT_QUEUE_HEAD(netback_share_wq);
+
+/* Longest a held thread sleeps before it asks again anyway. */
+#define NETBACK_SHARE_RECHECK_NS	(100 * NSEC_PER_MSEC)
+
+static void netback_share_wake(void)
+{
+	WRITE_ONCE(netback_share_gen, netback_share_gen + 1);
+	wake_up_all(&netback_share_wq);
+}
+
+/**
+ * netback_share_configure() - apply a vif's weight, minimum rate and cap
+ * @vif: the vif, its settings in @vif->weight, @vif->min_kbps,
+ *	@vif->cap_bytes and @vif->cap_usec
+ *
+ * Live: its thread, and those waiting for it, see them at their next
+ * pass.  Called with @vif->lock held.
+ */
+void netback_share_configure(struct netback_vif *vif)
+{
+	spin_lock(&netback_share_lock);
+	netback_share_set(&netback_share, &vif->share, vif->weight,
+			  div_u64((u64)vif->min_kbps * 1000, 8), vif->cap_bytes,
+			  vif->cap_usec * NSEC_PER_USEC, ktime_get_ns());
+	WRITE_ONCE(vif->share_on,
+		   vif->share.weight || vif->share.min_rate || vif->share.cap_bytes);
+	netback_share_wake();
+	spin_unlock(&netback_share_lock);
+}
+
+/**
+ * netback_share_stats() - what the sharing did with a vif
+ * @vif: the vif
+ * @bytes: set to the bytes its passes moved while it took part
+ * @held: set to the passes it had to wait for
+ */
+void netback_share_stats(struct netback_vif *vif, u64 *bytes, u64 *held)
+{
+	spin_lock(&netback_share_lock);
+	*bytes = vif->share.bytes;
+	*held = vif->share.held;
+	spin_unlock(&netback_share_lock);
+}
+
+/* The vif has no work left: it holds no one back. */
+static void netback_share_idle(struct netback_vif *vif)
+{
+	spin_lock(&netback_share_lock);
+	if (netback_share_deactivate(&netback_share, &vif->share))
+		netback_share_wake();
+	spin_unlock(&netback_share_lock);
+}
+
+/* Wait until the sharing lets the thread make a pass, or it must stop. */
+static void netback_share_wait(struct netback_vif *vif)
+{
+	unsigned long gen;
+	bool counted = false;
+	u64 delay;
+
+	vif->pass_allow = U64_MAX;
+	if (!READ_ONCE(vif->share_on))
+		return;
+	for (;;) {
+		spin_lock(&netback_share_lock);
+		netback_share_activate(&netback_share, &vif->share);
+		delay = netback_share_delay(&netback_share, &vif->share,
+					    ktime_get_ns());
+		if (delay && !counted) {
+			vif->share.held++;
+			counted = true;
+		}
+		/* Over its cap, it no longer holds back those behind it. */
+		if (delay && vif->share.capped)
+			netback_share_wake();
+		gen = netback_share_gen;
+		if (!delay)
+			vif->pass_allow = vif->share.allow;
+		spin_unlock(&netback_share_lock);
+		if (!delay || kthread_should_stop())
+			return;
+		delay = min_t(u64, delay, NETBACK_SHARE_RECHECK_NS);
+		wait_event_interruptible_hrtimeout(netback_share_wq,
+						   READ_ONCE(netback_share_gen) != gen ||
+						   kthread_should_stop(),
+						   ns_to_ktime(delay));
+	}
+}
+
+/* A pass moved vif->pass_bytes. */
+static void netback_share_charged(struct netback_vif *vif)
+{
+	if (!vif->pass_bytes || !READ_ONCE(vif->share_on))
+		return;
+	spin_lock(&netback_share_lock);
+	if (netback_share_charge(&netback_share, &vif->share, vif->pass_bytes,
+				 ktime_get_ns()))
+		netback_share_wake();
+	spin_unlock(&netback_share_lock);
+}
+
 /* ---- the thread ---- */
 
 static irqreturn_t netback_interrupt(int irq, void *data)
@@ -534,15 +658,20 @@ static int netback_thread(void *data)
 	bool kicked, more = false, notify;
 
 	while (!kthread_should_stop()) {
-		if (!more)
+		if (!more) {
+			netback_share_idle(vif);
 			wait_event_interruptible(vif->wq, netback_has_work(vif));
+		}
+		netback_share_wait(vif);
 		kicked = test_and_clear_bit(NETBACK_KICKED, &vif->flags);
 		clear_bit(NETBACK_XMIT, &vif->flags);
 		more = false;
+		vif->pass_bytes = 0;
 		if (!test_bit(NETBACK_BROKEN, &vif->flags)) {
 			more |= netback_tx_pass(vif);
 			more |= netback_rx_pass(vif);
 		}
+		netback_share_charged(vif);
 		if (test_bit(NETBACK_BROKEN, &vif->flags)) {
 			skb_queue_purge(&vif->rx_queue);
 			more = false;
@@ -643,6 +772,7 @@ void netback_disconnect_rings(struct netback_vif *vif)
 		kthread_stop(vif->thread);
 		vif->thread = NULL;
 	}
+	netback_share_idle(vif);
 	skb_queue_purge(&vif->rx_queue);
 	if (vif->irq) {
 		unbind_from_irqhandler(vif->irq, vif);

@@ -22,6 +22,10 @@
  * multi-queue-max-queues nor feature-split-event-channels), no GSO.  A
  * value the frontend publishes that makes no sense gets one log line
  * and the device closes.
+ *
+ * The sharing of dom0 between vifs (netback_share.h) takes its settings
+ * from the backend node, which the toolstack or an admin in dom0 writes,
+ * or from sysfs; see netback_read_share().
  */
 
 #include <linux/etherdevice.h>
@@ -29,6 +33,8 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
 #include <xen/xen.h>
 #include <xen/xenbus.h>
 
@@ -187,6 +193,183 @@ static void netback_otherend_changed(struct xenbus_device *xdev,
 		device_unregister(&xdev->dev);
 }
 
+/* ---- sharing dom0 between vifs: the settings ---- */
+
+/*
+ * The settings of a vif's share, in its backend node, changed live:
+ *   rate            "BYTES,USEC": the toolstack's rate= (a cap)
+ *   share-weight    0 (none) to NETBACK_SHARE_MAX_WEIGHT
+ *   share-min-kbps  a minimum rate in kbit/s, 0 for none
+ * sysfs has the same (share_weight, share_min_kbps, rate) and what the
+ * sharing did (share_stats).  A missing node is 0; one that makes no
+ * sense gets a log line and the setting is left as it was.
+ */
+static int netback_parse_rate(const char *s, u64 *bytes, u64 *usec)
+{
+	char tail;
+
+	if (sscanf(s, "%llu,%llu%c", bytes, usec, &tail) != 2 ||
+	    (*bytes && !*usec))
+		return -EINVAL;
+	return 0;
+}
+
+static void netback_read_share(struct netback_vif *vif)
+{
+	struct xenbus_device *xdev = vif->xdev;
+	unsigned long long v;
+	u64 bytes = 0, usec = 0;
+	char *s;
+
+	s = xenbus_read(XBT_NIL, xdev->nodename, "rate", NULL);
+	if (!IS_ERR(s)) {
+		if (netback_parse_rate(s, &bytes, &usec))
+			dev_warn(&xdev->dev, "rate \"%s\" is not BYTES,USEC: no cap\n",
+				 s);
+		kfree(s);
+	}
+	vif->cap_bytes = bytes;
+	vif->cap_usec = usec;
+	if (xenbus_scanf(XBT_NIL, xdev->nodename, "share-weight", "%llu",
+			 &v) != 1)
+		v = 0;
+	if (v > NETBACK_SHARE_MAX_WEIGHT)
+		dev_warn(&xdev->dev, "share-weight %llu: the largest is %u\n",
+			 v, NETBACK_SHARE_MAX_WEIGHT);
+	vif->weight = min_t(u64, v, NETBACK_SHARE_MAX_WEIGHT);
+	if (xenbus_scanf(XBT_NIL, xdev->nodename, "share-min-kbps", "%llu",
+			 &v) != 1)
+		v = 0;
+	vif->min_kbps = min_t(u64, v, U32_MAX);
+}
+
+static void netback_share_changed(struct xenbus_watch *watch,
+				  const char *path, const char *token)
+{
+	struct netback_vif *vif = container_of(watch, struct netback_vif,
+					       share_watch);
+	const char *last = strrchr(path, '/');
+
+	/* The first event names the node itself; then only these. */
+	if (strcmp(path, vif->xdev->nodename) && last &&
+	    strcmp(last, "/rate") && strcmp(last, "/share-weight") &&
+	    strcmp(last, "/share-min-kbps"))
+		return;
+	mutex_lock(&vif->lock);
+	netback_read_share(vif);
+	netback_share_configure(vif);
+	mutex_unlock(&vif->lock);
+}
+
+static struct netback_vif *netback_dev_vif(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+/* Set @setting, a u32 of @vif's sharing, from sysfs: 0 to @max. */
+static ssize_t netback_store_u32(struct netback_vif *vif, u32 *setting,
+				 const char *buf, size_t count, u32 max)
+{
+	u32 v;
+
+	if (kstrtou32(buf, 10, &v) || v > max)
+		return -EINVAL;
+	mutex_lock(&vif->lock);
+	*setting = v;
+	netback_share_configure(vif);
+	mutex_unlock(&vif->lock);
+	return count;
+}
+
+static ssize_t share_weight_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(netback_dev_vif(dev)->weight));
+}
+
+static ssize_t share_weight_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct netback_vif *vif = netback_dev_vif(dev);
+
+	return netback_store_u32(vif, &vif->weight, buf, count,
+				 NETBACK_SHARE_MAX_WEIGHT);
+}
+static DEVICE_ATTR_RW(share_weight);
+
+static ssize_t share_min_kbps_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(netback_dev_vif(dev)->min_kbps));
+}
+
+static ssize_t share_min_kbps_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct netback_vif *vif = netback_dev_vif(dev);
+
+	return netback_store_u32(vif, &vif->min_kbps, buf, count, U32_MAX);
+}
+static DEVICE_ATTR_RW(share_min_kbps);
+
+static ssize_t rate_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct netback_vif *vif = netback_dev_vif(dev);
+	ssize_t n;
+
+	mutex_lock(&vif->lock);
+	n = sysfs_emit(buf, "%llu,%llu\n", vif->cap_bytes, vif->cap_usec);
+	mutex_unlock(&vif->lock);
+	return n;
+}
+
+static ssize_t rate_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	struct netback_vif *vif = netback_dev_vif(dev);
+	u64 bytes, usec;
+
+	if (netback_parse_rate(buf, &bytes, &usec))
+		return -EINVAL;
+	mutex_lock(&vif->lock);
+	vif->cap_bytes = bytes;
+	vif->cap_usec = usec;
+	netback_share_configure(vif);
+	mutex_unlock(&vif->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(rate);
+
+static ssize_t share_stats_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	u64 bytes, held;
+
+	netback_share_stats(netback_dev_vif(dev), &bytes, &held);
+	return sysfs_emit(buf, "bytes %llu held %llu\n", bytes, held);
+}
+static DEVICE_ATTR_RO(share_stats);
+
+static struct attribute *netback_attrs[] = {
+	&dev_attr_share_weight.attr,
+	&dev_attr_share_min_kbps.attr,
+	&dev_attr_rate.attr,
+	&dev_attr_share_stats.attr,
+	NULL
+};
+
+static const struct attribute_group netback_group = {
+	.attrs = netback_attrs,
+};
+
+static const struct attribute_group *netback_groups[] = {
+	&netback_group,
+	NULL
+};
+
 static int netback_offer(struct xenbus_device *xdev)
 {
 	static const char *const ones[] = {
@@ -236,6 +419,7 @@ static int netback_probe(struct xenbus_device *xdev,
 	vif->dev = dev;
 	mutex_init(&vif->lock);
 	init_waitqueue_head(&vif->wq);
+	netback_share_vif_init(&vif->share, ktime_get_ns());
 	skb_queue_head_init(&vif->rx_queue);
 	netif_carrier_off(dev);
 	dev_set_drvdata(&xdev->dev, vif);
@@ -259,8 +443,16 @@ static int netback_probe(struct xenbus_device *xdev,
 				  xdev->nodename);
 	if (rc)
 		goto fail_unregister;
+	/* Fires at once too: the settings the toolstack wrote. */
+	rc = xenbus_watch_pathfmt(xdev, &vif->share_watch, NULL,
+				  netback_share_changed, "%s", xdev->nodename);
+	if (rc)
+		goto fail_unwatch;
 	return 0;
 
+fail_unwatch:
+	unregister_xenbus_watch(&vif->hotplug_watch);
+	kfree(vif->hotplug_watch.node);
 fail_unregister:
 	unregister_netdev(dev);
 fail:
@@ -273,10 +465,17 @@ static void netback_remove(struct xenbus_device *xdev)
 {
 	struct netback_vif *vif = dev_get_drvdata(&xdev->dev);
 
+	unregister_xenbus_watch(&vif->share_watch);
+	kfree(vif->share_watch.node);
 	unregister_xenbus_watch(&vif->hotplug_watch);
 	kfree(vif->hotplug_watch.node);
 	mutex_lock(&vif->lock);
 	netback_disconnect_rings(vif);
+	/* Its part in the sharing goes with it. */
+	vif->weight = 0;
+	vif->min_kbps = 0;
+	vif->cap_bytes = 0;
+	netback_share_configure(vif);
 	mutex_unlock(&vif->lock);
 	unregister_netdev(vif->dev);
 	skb_queue_purge(&vif->rx_queue);
@@ -294,6 +493,7 @@ static struct xenbus_driver netback_vif_driver = {
 	.probe = netback_probe,
 	.remove = netback_remove,
 	.otherend_changed = netback_otherend_changed,
+	.driver.dev_groups = netback_groups,
 };
 
 static int __init netback_init(void)
