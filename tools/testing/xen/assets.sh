@@ -82,7 +82,8 @@ bb=/bin/busybox
 gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c" \
 	   "$here/bench/microbench.c" "$here/rootfs/hostfe.c" \
 	   "$here/rootfs/hostfe-cases" "$here/rootfs/hostnf.c" \
-	   "$here/rootfs/hostnf-cases" "$here/rootfs/hostfe-common.h") |
+	   "$here/rootfs/hostnf-cases" "$here/rootfs/hostfe-common.h" \
+	   "$here/rootfs/blast.c") |
 	  sha256sum | cut -c1-16)
 if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	echo "assets: making guest.cpio.gz"
@@ -100,6 +101,8 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	gcc -static -O2 -Wall -o "$tmp/bin/hostfe" "$here/rootfs/hostfe.c"
 	gcc -static -O2 -Wall -o "$tmp/bin/hostnf" "$here/rootfs/hostnf.c"
 	cp "$here/rootfs/hostfe-cases" "$here/rootfs/hostnf-cases" "$tmp/"
+	# The sender of the fair-sharing check (pvops.blast=N:ADDR).
+	gcc -static -O2 -Wall -o "$tmp/bin/blast" "$here/rootfs/blast.c"
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"

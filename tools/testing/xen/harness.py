@@ -32,6 +32,7 @@ import dataclasses
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -39,7 +40,7 @@ import time
 import harness_kunit
 from harness_common import (
     GUEST_TYPE, HERE, MARK, log, read, Result, tally, verdict_line)
-from harness_bench import ratio_interval
+from harness_bench import IO_COSTS, PAIR_FIGURES, ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
 from harness_micro import micro_summary
@@ -75,13 +76,54 @@ CREATE_KINDS = (('pv', 'ref'), ('pv', 'ours'), ('pvh', 'ref'), ('pvh', 'ours'))
 
 
 def pair_guests(s, k):
-    """The domUs dom0 @k creates in one boot of pair scenario @s."""
+    """The domUs dom0 @k creates in one boot of pair scenario @s: with
+    @s.creates, a busybox domU of each kind; with @s.serves, a Debian
+    domU of our kernel for the fio bench, then one for the iperf3 bench
+    (XEN_PVOPS_SERVE=pv|pvh overrides the kind)."""
+    if s.serves:
+        kind = os.environ.get('XEN_PVOPS_SERVE', s.serves)
+        return [Scenario(f'dom0-{k}-fio-{kind}', kind, 'ours', dom0=k,
+                         debian=True, net=False, io=True, bench=True,
+                         cmdline='pvops.bench=1', timeout=600),
+                Scenario(f'dom0-{k}-iperf-{kind}', kind, 'ours', dom0=k,
+                         debian=True, netio=True, bench=True, timeout=600)]
     if not s.creates:
         return []
     return [Scenario(f'dom0-{k}-{role}-{kern}', role, kern, dom0=k,
                      timeout=60,
                      flake_retries=2 if (role, kern) == ('pvh', 'ref') else 0)
             for role, kern in CREATE_KINDS]
+
+
+# What a serving pair compares, per bench: (key, label, unit, lower is
+# better) of each figure of judge_bench.
+SERVE_FIGURES = {
+    'fio': [(k, lb, u, False) for k, lb, u in PAIR_FIGURES['io']] +
+           [(k, lb + ' per 1,000 4k reads', u, True) for k, lb, u in IO_COSTS
+            if k in ('sent', 'dom0_ms')],
+    'iperf': [(k, lb, u, False) for k, lb, u in PAIR_FIGURES['net']],
+}
+
+
+def serve_words(s, served):
+    """The ratios, our dom0 / the reference dom0, of each figure of a
+    serving pair scenario, from @served {(kernel, bench, key): [figure
+    of each pair]} with only complete pairs in it."""
+    words = []
+    for bench, figs in SERVE_FIGURES.items():
+        for key, label, unit, lower in figs:
+            ours = served.get(('ours', bench, key), [])
+            ref = served.get(('ref', bench, key), [])
+            if not ours or len(ours) != len(ref):
+                continue
+            pr = [o / r for o, r in zip(ours, ref) if r]
+            words.append(
+                f'{bench} {label}: ours {statistics.mean(ours):.1f}, ref '
+                f'{statistics.mean(ref):.1f}{" " + unit if unit else ""} '
+                f'(means of {len(ours)}); pairs '
+                f'{", ".join(f"{x:.2f}" for x in pr)}; '
+                f'{ratio_interval(pr, lower_better=lower)}')
+    return words
 
 
 def run_dom0_pairs(s, kernels, assets, logdir):
@@ -93,11 +135,12 @@ def run_dom0_pairs(s, kernels, assets, logdir):
     init: the ratios of their create-to-init times, per kind."""
     ratios, bad, ups = [], [], {'ours': [], 'ref': []}
     kinds = {f'{role}-{kern}': [] for role, kern in CREATE_KINDS}
+    served = {}
     for i in range(s.pairs):
-        up, init = {}, {}
+        up, init, figs = {}, {}, {}
         for k in ('ours', 'ref') if i % 2 == 0 else ('ref', 'ours'):
             one = dataclasses.replace(s, name=f'dom0-{k}', kernel=k, pairs=0,
-                                      creates=False)
+                                      creates=False, serves='')
             rs = run_xen(k, [one] + pair_guests(s, k), kernels, assets,
                          os.path.join(logdir, f'{s.name}-{i + 1}'))
             for r in rs:
@@ -106,6 +149,10 @@ def run_dom0_pairs(s, kernels, assets, logdir):
                 elif r.scen.role == 'dom0' and r.metric:
                     up[k] = r.metric
                     ups[k].append(r.metric)
+                elif getattr(r, 'figs', None):
+                    bench = r.scen.name.split('-')[2]
+                    for key, val in r.figs.items():
+                        figs[(k, bench, key)] = val
                 elif r.metric:
                     init[(k, r.scen.name.split('-', 2)[2])] = r.metric
         if len(up) == 2:
@@ -113,6 +160,16 @@ def run_dom0_pairs(s, kernels, assets, logdir):
             log(f'{s.name} pair {i + 1}: toolstack up at {up["ours"]:.1f} s '
                 f'(ours), {up["ref"]:.1f} s (reference): '
                 f'{ratios[-1]:.2f}')
+        # A figure counts when both dom0s of the pair gave it.
+        for (k, bench, key), val in figs.items():
+            if k == 'ours' and ('ref', bench, key) in figs:
+                ref = figs[('ref', bench, key)]
+                served.setdefault(('ours', bench, key), []).append(val)
+                served.setdefault(('ref', bench, key), []).append(ref)
+                if key in ('randread', 'seqread', 'to_domu', 'from_domu'):
+                    log(f'{s.name} pair {i + 1}: {bench} {key} {val:.0f} '
+                        f'(our dom0), {ref:.0f} (reference dom0): '
+                        f'{val / ref:.2f}')
         for kind, got in kinds.items():
             if ('ours', kind) in init and ('ref', kind) in init:
                 got.append(init[('ours', kind)] / init[('ref', kind)])
@@ -123,7 +180,11 @@ def run_dom0_pairs(s, kernels, assets, logdir):
     spread = '; '.join(f'{k} {min(v):.1f}-{max(v):.1f} s' for k, v in
                        ups.items() if v)
     up_ratio = ratio_interval(ratios, lower_better=True)
-    if s.creates:
+    if s.serves:
+        words = (f'{len(ups["ours"]) + len(ups["ref"])} of {2 * s.pairs} '
+                 f'dom0 boots up; our dom0 / the reference dom0 serving '
+                 f'the same domU: ' + '; '.join(serve_words(s, served)))
+    elif s.creates:
         words = (f'{len(ups["ours"]) + len(ups["ref"])} of {2 * s.pairs} '
                  f'dom0 boots up, toolstack ours/ref {up_ratio}; domU '
                  'create to init, our dom0 / the reference dom0: ' +
@@ -181,7 +242,7 @@ def main():
         assert not (s.flake_retries and s.kernel != 'ref'), s.name
         if s.kunit and not (a.kunit_tool and os.path.exists(a.kunit_tool)):
             ap.error(f'{s.name} needs kunit.py (--kunit-tool)')
-    if any(s.debian for s in scens):
+    if any(s.debian or s.serves for s in scens):
         # Built on first use: most runs never need it.
         subprocess.run(['bash', os.path.join(HERE, 'assets.sh'),
                         os.path.dirname(os.path.abspath(a.assets)), 'debian'],

@@ -177,3 +177,93 @@ def judge_pairs(s, out, serial):
                serial)
     r.pairs = figs
     return r
+
+
+def judge_bench(s, out, serial):
+    """One Debian domU's bench (fio, or iperf3 both ways) in one boot:
+    every step ok, no oops, its figures (r.figs: {key: mean of its
+    rounds}), for the pairs of dom0 boots that compare backends
+    (harness.run_dom0_pairs)."""
+    text = read(serial)
+    wanted = DEBIAN_PAIR_STEPS if s.netio else DEBIAN_IO_PAIR_STEPS
+    console, steps, bad = debian_boot(text, out, f'{s.name}-a1', wanted)
+    if bad:
+        return Result(s, False, f'{bad} (dom0 log: {serial}; guest: '
+                      f'{console})' + guest_down(
+                          s, out, serial, [steps.get('domid')], console),
+                      console)
+    oops = re.search(r'(Oops|BUG:|WARNING:|Call Trace).*',
+                     without_msr_notices(read(console)))
+    if oops:
+        return Result(s, False, f'guest logged: {oops.group(0).strip()}',
+                      console)
+    figs = pair_figures(s, steps, console)
+    if not figs:
+        return Result(s, False, f'no figures in the guest\'s console: '
+                      f'{console}', console)
+    kind = 'net' if s.netio else 'io'
+    words = [f'{label} {statistics.mean(figs[key]):.0f} {unit}' +
+             (f' (mean of {len(figs[key])} rounds)' if len(figs[key]) > 1
+              else '')
+             for key, label, unit in PAIR_FIGURES[kind]]
+    r = Result(s, True, ', '.join(words), console)
+    r.figs = {key: statistics.mean(vals) for key, vals in figs.items()}
+    return r
+
+
+# The shares dom0-ours-share must see, a's of what both delivered, by
+# phase (job/share.sh): (low, high).
+SHARE_WANTED = {'w11': (0.40, 0.60), 'w31': (0.65, 0.85)}
+
+
+def judge_share(s, out, serial):
+    """Two senders through netback, by phase: what each delivered, a's
+    share, and whether the sharing held (job/share.sh).  Against the
+    reference dom0 (no weights) the shares are reported only."""
+    text = read(serial)
+    m = re.search(MARK + rf'share {re.escape(s.name)} FAILED: (.*)', text)
+    if m:
+        return Result(s, False, m.group(1), serial)
+    phases = {p: (int(a), int(b), int(cs)) for p, a, b, cs in re.findall(
+        MARK + rf'share {re.escape(s.name)} phase=(\w+) a=(-?\d+) '
+        r'b=(-?\d+) cs=(\d+)', text)}
+    if set(phases) != {'none', 'w11', 'w31', 'min', 'cap'}:
+        return Result(s, False, f'phases measured: {sorted(phases)}, not '
+                      'none, w11, w31, min and cap', serial)
+    words, bad = [], []
+    for p, (a, b, cs) in phases.items():
+        secs = cs / 100 or 1
+        share = a / (a + b) if a + b > 0 else 0
+        words.append(f'{p}: a {a * 8 / 1e6 / secs:.0f}, b '
+                     f'{b * 8 / 1e6 / secs:.0f} Mbit/s, a {share:.0%}')
+        lo, hi = SHARE_WANTED.get(p, (0, 1))
+        if not lo <= share <= hi:
+            bad.append(f'{p}: a got {share:.0%}, not {lo:.0%}-{hi:.0%}')
+    mk = re.search(MARK + rf'share {re.escape(s.name)} min-kbps=(\d+)', text)
+    a, _, cs = phases['min']
+    got = a * 8 / 1000 / (cs / 100 or 1)
+    if not mk or got < 0.9 * int(mk.group(1)):
+        bad.append(f'min: a got {got:.0f} kbit/s, its minimum '
+                   f'{mk.group(1) if mk else "?"}')
+    words.append(f'min-kbps {mk.group(1) if mk else "?"}')
+    mc = re.search(MARK + rf'share {re.escape(s.name)} '
+                   r'cap-bytes-per-50ms=(\d+)', text)
+    a, _, cs = phases['cap']
+    got = a / (cs / 100 or 1)
+    if not mc or got > 1.1 * int(mc.group(1)) * 20:
+        bad.append(f'cap: a moved {got:.0f} B/s, its cap '
+                   f'{int(mc.group(1)) * 20 if mc else "?"} B/s')
+    hold = re.search(MARK + rf'share {re.escape(s.name)} holds (.*)', text)
+    f = parse_fields(hold.group(1)) if hold else {}
+    if (f.get('domains') != '0' or f.get('backend_threads') != '0' or
+            f.get('ports_before') != f.get('ports_after')):
+        bad.append('dom0 kept what the domUs took: '
+                   + (hold.group(1) if hold else 'no count'))
+    if s.dom0 == 'ref':
+        return Result(s, bool(hold), 'reference dom0, for comparison: '
+                      + '; '.join(words), serial)
+    if bad:
+        return Result(s, False, '; '.join(bad) + ' (' + '; '.join(words)
+                      + ')', serial)
+    return Result(s, True, '; '.join(words) + '; nothing held after xl '
+                  'destroy', serial)

@@ -97,7 +97,8 @@ def make_job(jobdir, kernels, assets, domus):
                     # behind the script's back.
                     f.write(DEBIAN_CFG.format(
                         type=s.role, kernel=kern, extra=extra,
-                        on_reboot='restart' if s.io and not s.pairs
+                        on_reboot='restart' if s.io and not (s.pairs or
+                                                             s.bench)
                         else 'destroy',
                         io_disk=", 'format=raw, vdev=xvdb, access=ro, "
                         "script=/job/hotplug-block, target=/dev/loop7'"
@@ -117,7 +118,8 @@ def make_job(jobdir, kernels, assets, domus):
                                   f'{s.pairs} || debian_repair {s.name}\n')
                     continue
                 script.append(f'run_debian_{what} {s.name} {s.name}.cfg '
-                              f'{s.timeout} || debian_repair {s.name}\n')
+                              f'{s.timeout}{" a1 bench" if s.bench else ""}'
+                              f' || debian_repair {s.name}\n')
                 continue
             if s.repeat:
                 script.append(f'run_debian_repeat {s.name} {s.name}.cfg '
@@ -153,6 +155,22 @@ def make_job(jobdir, kernels, assets, domus):
             script.append(f'run_micro_pairs {s.name} {s.timeout} {s.pairs}\n'
                           if s.pairs else f'run_domu {s.name} {s.name}.cfg '
                           f'{s.timeout} 0\n')
+            continue
+        if s.share:
+            # Two senders with a vif each (job/share.sh, rootfs/blast.c).
+            job_tool(jobdir, 'sink')
+            shutil.copy(os.path.join(JOB, 'hotplug-vif'), jobdir)
+            for g, streams, addr in (('a', 1, '169.254.1.1'),
+                                     ('b', 8, '169.254.1.2')):
+                cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                      cmdline=f'{s.cmdline} pvops.blast='
+                                      f'{streams}:{addr}',
+                                      on_reboot='destroy')
+                cfg += "vif = ['bridge=xenbr0, script=/job/hotplug-vif']\n"
+                with open(os.path.join(jobdir, 'cfg', f'{s.name}-{g}.cfg'),
+                          'w') as f:
+                    f.write(cfg)
+            script.append(f'run_share {s.name} {s.timeout}\n')
             continue
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')

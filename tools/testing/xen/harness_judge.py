@@ -8,7 +8,7 @@ harness_micro.
 import os
 import re
 
-from harness_bench import judge_pairs
+from harness_bench import judge_bench, judge_pairs, judge_share
 from harness_busybox import (
     judge_control, judge_crash, judge_domu_boot, judge_memmap, judge_repeat,
     judge_xbdev, judge_xsbench)
@@ -58,6 +58,8 @@ def judge_domu(s, out, serial):
         return judge_devfuzz(s, out, serial)
     if s.hostfe or s.hostnf:
         return judge_hostfe(s, out, serial)
+    if s.share:
+        return judge_share(s, out, serial)
     if s.conflood:
         return judge_conflood(s, out, serial)
     if s.forkloop:
@@ -68,6 +70,8 @@ def judge_domu(s, out, serial):
         return judge_micro_pairs(s, out, serial)
     if s.debian and s.pairs:
         return judge_pairs(s, out, serial)
+    if s.debian and s.bench:
+        return judge_bench(s, out, serial)
     if s.debian:
         return judge_debian(s, out, serial)
     if s.memmap:

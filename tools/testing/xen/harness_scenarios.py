@@ -30,7 +30,10 @@ class Scenario:
     io: bool = False            # (debian) disk checks and fio instead
     netio: bool = False         # (debian) ping, iperf3, vif detach/attach
     pairs: int = 0              # (netio, io, micro) N pairs of ours and ref
+    bench: bool = False         # (netio, io) one boot of it, bench mode
     creates: bool = False       # (dom0 pairs) each boot creates 4 domUs
+    serves: str = ''            # (dom0 pairs) each boot serves a Debian
+                                # domU of this kind (pv|pvh) its benches
     blkbad: bool = False        # fake disks whose backend says nonsense
     netbad: bool = False        # fake vifs whose backend says nonsense
     survey: bool = False        # (blkbad/netbad) report what it survives
@@ -41,6 +44,7 @@ class Scenario:
     devfuzz: int = 0            # (dom0) job/devfuzz.c with this seed
     hostfe: bool = False        # the guest plays a hostile block frontend
     hostnf: bool = False        # the guest plays a hostile net frontend
+    share: bool = False         # (dom0) two senders, netback's sharing
     kunit: str = ''             # run KUnit at boot: 'pure' (live suites may
                                 # skip) or 'all' (nothing may skip)
     memmap: str = ''            # the memory map dom0 gives it before it
@@ -90,6 +94,16 @@ SCENARIOS = [
              'and the reference): every domU must reach init; prints the '
              'ours/ref ratio of the create-to-init times per kind, with '
              'its 95% interval (by name: about 17 minutes)'),
+    Scenario('dom0-serve-pairs', 'dom0', 'ours', pairs=4, serves='pv',
+             timeout=180,
+             doc='our backends against upstream\'s: 4 pairs of Xen boots, '
+             'one with our dom0 and one with the reference dom0 (ours '
+             'first, then the reference first, and so on), each serving '
+             'the same Debian PV domU on our kernel the fio bench '
+             '(4k randread qd16, 1M seqread) and then the iperf3 bench '
+             '(3 rounds of 10 s each way); prints each figure\'s ratio, '
+             'our dom0 / the reference dom0, per pair and their mean with '
+             'its 95% interval (XEN_PVOPS_SERVE=pvh: a PVH domU)'),
     Scenario('dom0-ours-pv-ref', 'pv', 'ref', dom0='ours',
              doc='the reference kernel as PV domU, created by xl in our '
              'PV dom0, reaches init and powers off'),
@@ -346,6 +360,10 @@ SCENARIOS = [
              'sequential reads; a scratch disk attached, written, detached '
              'and attached again, read back, grown (rootfs/debian-io.sh); '
              'fsck'),
+    Scenario('debian-io-pv-ours', 'pv', 'ours', dom0='ref', debian=True,
+             net=False, io=True, timeout=900,
+             doc='debian-io-pvh-ours with our kernel as a PV domU: the '
+             'reference dom0\'s side of dom0-ours-debian-io-pv-ours'),
     Scenario('debian-io-pvh-ref', 'pvh', 'ref', dom0='ref', debian=True,
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
@@ -394,6 +412,24 @@ SCENARIOS = [
              'nonsense closes its vif alone with one log line, each drop '
              'is answered as one; after xl destroy dom0 holds no device, '
              'thread or event channel of it and logged no bug'),
+    Scenario('dom0-ours-share', 'pv', 'ours', dom0='ours', share=True,
+             timeout=300,
+             doc='netback shares dom0 between vifs by weight: two of our '
+             'PV domUs on dom0\'s bridge send to dom0 as fast as they '
+             'can, a over 1 TCP stream and b over 8 (rootfs/blast.c, '
+             'job/sink.c, job/share.sh); 10 s windows with the sharing '
+             'settings changed live in the backend nodes: none, weights '
+             '1:1 (a must get 50% +- 10% of what both deliver), 3:1 '
+             '(75% +- 10%), a with a minimum rate of 60% of the 1:1 total '
+             'against weights 1:3 (a must get 90% of it at least), a capped '
+             'at 20% of that total by rate= (a must stay under 110% of its '
+             'cap); then nothing held after xl destroy'),
+    Scenario('dom0-ref-share', 'pv', 'ours', dom0='ref', share=True,
+             timeout=300,
+             doc='the same windows with the reference dom0, for comparison: '
+             'upstream\'s netback has no weights or minimum rates and '
+             'reads rate= only at connect, so its shares are reported, '
+             'not judged'),
     Scenario('dom0-ours-debian-io-pv-ours', 'pv', 'ours', dom0='ours',
              debian=True, net=False, io=True, timeout=900,
              doc='debian-io with our kernel as dom0 as well: our blkback '
@@ -488,7 +524,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'dom0-ours-boot20-pv-ref', 'dom0-ours-boot20-pv-ours',
            'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours',
            'dom0-ours-debian-io-pv-ours', 'dom0-ours-debian-io-pv-ref',
-           'dom0-ours-debian-net-pv-ours']
+           'dom0-ours-debian-net-pv-ours', 'dom0-ours-share']
 # Not in the default set: dom0-ours-hostfe.  It passes, but twice (a
 # targeted run and a whole fresh-clone run) the Xen boot it ran in hung
 # at the next scenario's xl reboot of a Debian domU (dom0-ours-debian-io-
