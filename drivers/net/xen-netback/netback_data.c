@@ -8,9 +8,11 @@
  *   transmit ring: a packet's slots are copied out once and checked
  *     (netback_txcheck.c); its bytes are grant-copied into fresh pages
  *     that become the frags of an skb, whose headers are pulled into its
- *     head; every slot is answered (extra slots with NETIF_RSP_NULL) and
- *     the skb goes to the stack.  A checksum left blank is set up for
- *     the stack to finish (skb_checksum_setup()).
+ *     head; a checksum left blank is set up for the stack to finish
+ *     (skb_checksum_setup()), and a packet with a GSO slot becomes an
+ *     skb the stack segments; every slot is answered (extra slots with
+ *     NETIF_RSP_NULL), with an error when the packet's headers did not
+ *     bear its flags out, and the skb goes to the stack.
  *   receive ring: start_xmit queues the skb; the thread copies it into
  *     as many of the guest's posted buffers as it needs (one unless the
  *     frontend takes several, feature-sg) and answers them.
@@ -30,6 +32,7 @@
 #include <linux/netdevice.h>
 #include <linux/ratelimit.h>
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
 #include <net/dst.h>
 #include <xen/events.h>
 #include <xen/page.h>
@@ -190,24 +193,51 @@ fail:
 	return NULL;
 }
 
-/* Hand a checked packet's skb to the stack, its checksum state set. */
-static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb,
-			       u16 flags)
+/*
+ * Set a sent packet's checksum state and, with a GSO slot, its segments
+ * for the stack: false when its headers do not bear that out.  A packet
+ * to segment is TCP of the IP version its slot says, its checksum left
+ * for us to finish (the stack segments only such), and marked DODGY: the
+ * stack checks its headers again before it trusts them.
+ */
+static bool netback_tx_prepare(struct netback_vif *vif, struct sk_buff *skb,
+			       u16 flags, const struct netif_extra_info *gso)
 {
+	bool v6;
+
 	skb->protocol = eth_type_trans(skb, vif->dev);
 	/* Where skb_checksum_setup() looks for the IP header. */
 	skb_reset_network_header(skb);
+	if (gso) {
+		v6 = gso->u.gso.type == XEN_NETIF_GSO_TYPE_TCPV6;
+		if (skb->protocol != htons(v6 ? ETH_P_IPV6 : ETH_P_IP) ||
+		    skb_checksum_setup(skb, true) ||
+		    skb->csum_offset != offsetof(struct tcphdr, check)) {
+			net_info_ratelimited("%s: GSO packet that is not TCP over IPv%d\n",
+					     vif->dev->name, v6 ? 6 : 4);
+			return false;
+		}
+		skb_shinfo(skb)->gso_size = gso->u.gso.size;
+		skb_shinfo(skb)->gso_type = (v6 ? SKB_GSO_TCPV6 : SKB_GSO_TCPV4) |
+					    SKB_GSO_DODGY;
+		skb_shinfo(skb)->gso_segs = 0;
+		return true;
+	}
 	if (flags & NETTXF_csum_blank) {
 		if (skb_checksum_setup(skb, true)) {
 			net_info_ratelimited("%s: checksum left blank in a packet that has none\n",
 					     vif->dev->name);
-			dev_core_stats_rx_dropped_inc(vif->dev);
-			kfree_skb(skb);
-			return;
+			return false;
 		}
 	} else if (flags & NETTXF_data_validated) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	}
+	return true;
+}
+
+/* Hand a prepared packet to the stack. */
+static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb)
+{
 	/* The per-CPU counters want no migration under them. */
 	local_bh_disable();
 	dev_sw_netstats_rx_add(vif->dev, skb->len);
@@ -223,9 +253,10 @@ static int netback_tx_one(struct netback_vif *vif)
 {
 	struct netif_tx_request slots[NETBACK_FATAL_SLOTS];
 	struct netif_extra_info extras[XEN_NETIF_EXTRA_TYPE_MAX];
+	const struct netif_extra_info *gso = NULL;
 	struct netif_tx_sring *s = vif->tx_sring;
 	enum netback_tx_verdict v = NETBACK_TX_OK, w;
-	unsigned int nslots = 0, nextra = 0, first_len = 0;
+	unsigned int nslots = 0, nextra = 0, first_len = 0, i;
 	const char *why = NULL;
 	RING_IDX idx = vif->tx.req_cons;
 	struct sk_buff *skb;
@@ -281,16 +312,23 @@ static int netback_tx_one(struct netback_vif *vif)
 		return -1;
 	}
 	vif->tx.req_cons = idx;
+	for (i = 0; i < nextra; i++)
+		if (extras[i].type == XEN_NETIF_EXTRA_TYPE_GSO)
+			gso = &extras[i];
 	skb = v == NETBACK_TX_OK ?
 	      netback_tx_skb(vif, slots, nslots, first_len) : NULL;
 	if (v == NETBACK_TX_DROP)
 		net_info_ratelimited("%s: sent packet dropped: %s\n",
 				     vif->dev->name, why);
+	if (skb && !netback_tx_prepare(vif, skb, slots[0].flags, gso)) {
+		kfree_skb(skb);
+		skb = NULL;
+	}
 	netback_tx_answer(vif, slots, nslots, nextra,
 			  skb ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
 	vif->pass_bytes += slots[0].size;
 	if (skb)
-		netback_tx_deliver(vif, skb, slots[0].flags);
+		netback_tx_deliver(vif, skb);
 	else
 		dev_core_stats_rx_dropped_inc(vif->dev);
 	return 1;

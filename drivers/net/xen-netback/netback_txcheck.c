@@ -62,9 +62,10 @@ enum netback_tx_verdict netback_tx_check(const struct netif_tx_request *slots,
  * @extra: its copy
  * @why: set to what is wrong, unless NETBACK_TX_OK is returned
  *
- * We offer no GSO, multicast control or hash: a frontend may still send
- * an extra slot of a known type, which is ignored; one of no known type
- * is nonsense.
+ * We offer GSO of TCP over IPv4 and IPv6, and no multicast control or
+ * hash: a frontend may still send an extra slot of those, which is
+ * ignored.  A GSO slot of another type or of no segment size, and a slot
+ * of no known type, are nonsense.
  *
  * Return: the verdict.
  */
@@ -75,7 +76,14 @@ enum netback_tx_verdict netback_tx_check_extra(const struct netif_extra_info *ex
 	    extra->type >= XEN_NETIF_EXTRA_TYPE_MAX)
 		return verdict(NETBACK_TX_NONSENSE, why,
 			       "extra information of no known type");
-	if (extra->type == XEN_NETIF_EXTRA_TYPE_GSO)
-		return verdict(NETBACK_TX_DROP, why, "GSO packet, not offered");
+	if (extra->type != XEN_NETIF_EXTRA_TYPE_GSO)
+		return NETBACK_TX_OK;
+	if (extra->u.gso.type != XEN_NETIF_GSO_TYPE_TCPV4 &&
+	    extra->u.gso.type != XEN_NETIF_GSO_TYPE_TCPV6)
+		return verdict(NETBACK_TX_NONSENSE, why,
+			       "GSO of a type not offered");
+	if (!extra->u.gso.size)
+		return verdict(NETBACK_TX_NONSENSE, why,
+			       "GSO of segments of no size");
 	return NETBACK_TX_OK;
 }

@@ -5,7 +5,8 @@
  *   probe               -> the interface vif<domid>.<id>, without
  *                          carrier (the toolstack's hotplug script puts
  *                          it on a bridge); offer feature-rx-copy,
- *                          feature-sg, feature-ipv6-csum-offload;
+ *                          feature-sg, feature-ipv6-csum-offload,
+ *                          feature-gso-tcpv4 and -tcpv6 (what it sends);
  *                          InitWait; watch hotplug-status
  *   frontend Connected,
  *   hotplug-status
@@ -19,7 +20,8 @@
  *                          the device is removed, and the interface
  *
  * One queue, one event channel for both rings (we offer neither
- * multi-queue-max-queues nor feature-split-event-channels), no GSO.  A
+ * multi-queue-max-queues nor feature-split-event-channels); GSO only of
+ * what the guest sends, none to it yet.  A
  * value the frontend publishes that makes no sense gets one log line
  * and the device closes.
  *
@@ -374,6 +376,7 @@ static int netback_offer(struct xenbus_device *xdev)
 {
 	static const char *const ones[] = {
 		"feature-rx-copy", "feature-sg", "feature-ipv6-csum-offload",
+		"feature-gso-tcpv4", "feature-gso-tcpv6",
 	};
 	struct xenbus_transaction t;
 	unsigned int tries = 0, i;
