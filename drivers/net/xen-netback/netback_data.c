@@ -217,6 +217,9 @@ static bool netback_tx_prepare(struct netback_vif *vif, struct sk_buff *skb,
 					     vif->dev->name, v6 ? 6 : 4);
 			return false;
 		}
+		/* One segment's worth is a plain packet: nothing to cut. */
+		if (skb->len - skb_tcp_all_headers(skb) <= gso->u.gso.size)
+			return true;
 		skb_shinfo(skb)->gso_size = gso->u.gso.size;
 		skb_shinfo(skb)->gso_type = (v6 ? SKB_GSO_TCPV6 : SKB_GSO_TCPV4) |
 					    SKB_GSO_DODGY;

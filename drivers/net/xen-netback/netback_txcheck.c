@@ -5,6 +5,8 @@
  */
 
 #include <linux/if_ether.h>
+#include <linux/skbuff.h>
+#include <net/tcp.h>
 #include <xen/page.h>
 
 #include "netback_txcheck.h"
@@ -85,5 +87,14 @@ enum netback_tx_verdict netback_tx_check_extra(const struct netif_extra_info *ex
 	if (!extra->u.gso.size)
 		return verdict(NETBACK_TX_NONSENSE, why,
 			       "GSO of segments of no size");
+	/*
+	 * Segments smaller than any TCP sends would have dom0 cut one
+	 * packet into tens of thousands; GSO_BY_FRAGS means another thing
+	 * to the stack.
+	 */
+	if (extra->u.gso.size < TCP_MIN_GSO_SIZE ||
+	    extra->u.gso.size == GSO_BY_FRAGS)
+		return verdict(NETBACK_TX_DROP, why,
+			       "GSO of a segment size no TCP uses");
 	return NETBACK_TX_OK;
 }

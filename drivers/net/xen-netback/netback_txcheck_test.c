@@ -5,6 +5,8 @@
  * every boot of a kernel with CONFIG_XEN_KUNIT_TEST, native too.
  */
 #include <kunit/test.h>
+#include <linux/skbuff.h>
+#include <net/tcp.h>
 
 #include "netback_txcheck.h"
 
@@ -108,7 +110,13 @@ static void txcheck_extra_test(struct kunit *test)
 	e.u.gso.size = 1448;
 	KUNIT_EXPECT_EQ(test, netback_tx_check_extra(&e, &why), NETBACK_TX_OK);
 	e.u.gso.type = XEN_NETIF_GSO_TYPE_TCPV6;
-	e.u.gso.size = 1;
+	e.u.gso.size = TCP_MIN_GSO_SIZE;
+	KUNIT_EXPECT_EQ(test, netback_tx_check_extra(&e, &why), NETBACK_TX_OK);
+	e.u.gso.size = TCP_MIN_GSO_SIZE - 1;
+	KUNIT_EXPECT_EQ(test, netback_tx_check_extra(&e, &why), NETBACK_TX_DROP);
+	e.u.gso.size = GSO_BY_FRAGS;
+	KUNIT_EXPECT_EQ(test, netback_tx_check_extra(&e, &why), NETBACK_TX_DROP);
+	e.u.gso.size = GSO_BY_FRAGS - 1;
 	KUNIT_EXPECT_EQ(test, netback_tx_check_extra(&e, &why), NETBACK_TX_OK);
 	e.u.gso.size = 0;
 	KUNIT_EXPECT_EQ(test, netback_tx_check_extra(&e, &why), NETBACK_TX_NONSENSE);
