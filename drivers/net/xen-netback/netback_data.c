@@ -632,7 +632,7 @@ static void netback_share_idle(struct netback_vif *vif)
 static void netback_share_wait(struct netback_vif *vif)
 {
 	unsigned long gen;
-	bool counted = false;
+	bool counted = false, capped;
 	u64 delay;
 
 	vif->pass_allow = U64_MAX;
@@ -641,14 +641,19 @@ static void netback_share_wait(struct netback_vif *vif)
 	for (;;) {
 		spin_lock(&netback_share_lock);
 		netback_share_activate(&netback_share, &vif->share);
+		capped = vif->share.capped;
 		delay = netback_share_delay(&netback_share, &vif->share,
 					    ktime_get_ns());
 		if (delay && !counted) {
 			vif->share.held++;
 			counted = true;
 		}
-		/* Over its cap, it no longer holds back those behind it. */
-		if (delay && vif->share.capped)
+		/*
+		 * Gone over its cap, it no longer holds back those behind
+		 * it: wake them once, not at each look (two capped vifs
+		 * would wake each other without end).
+		 */
+		if (delay && vif->share.capped && !capped)
 			netback_share_wake();
 		gen = netback_share_gen;
 		if (!delay)
