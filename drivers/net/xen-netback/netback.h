@@ -38,10 +38,18 @@
 /* Packets a pass of the thread takes from each direction at most. */
 #define NETBACK_BUDGET		64
 
-/* Packets waiting for the guest's buffers before the stack is told to wait. */
+/*
+ * Packets, and bytes, waiting for the guest's buffers before the stack
+ * is told to wait: a guest that posts none pins no more than this.
+ */
 #define NETBACK_RX_QUEUE_MAX	256
+#define NETBACK_RX_QUEUE_BYTES	(1024 * 1024)
 
-/* The guest's buffers one packet may take (64 KiB and a header). */
+/*
+ * The guest's buffers one packet may take: 16 pages of data (a GSO packet
+ * is at most 64 KiB with its headers, one of the largest MTU a byte
+ * less) and the GSO slot, with one to spare.
+ */
 #define NETBACK_RX_MAX_SLOTS	18
 
 /* Grant copies in one hypercall. */
@@ -61,6 +69,10 @@
  * @hotplug_ok: the toolstack's script said connected
  * @connected: the rings are served
  * @sg: the frontend takes received packets of several slots
+ * @rx_csum4: it takes them with the TCP/UDP checksum over IPv4 left blank
+ * @rx_csum6: the same over IPv6
+ * @rx_gso4: it takes TCP over IPv4 packets larger than the MTU (GSO)
+ * @rx_gso6: the same over IPv6
  * @tx_sring: the guest's transmit ring, mapped
  * @rx_sring: its receive ring, mapped
  * @tx: our indices of the transmit ring
@@ -71,6 +83,7 @@
  * @wq: it waits here
  * @flags: NETBACK_KICKED, NETBACK_BROKEN
  * @rx_queue: packets for the guest
+ * @rx_queued: the bytes in it
  * @copy: a batch of grant copies
  * @nr_copy: how many in it
  * @share: its part in the sharing of dom0 between vifs (netback_share.h;
@@ -92,6 +105,10 @@ struct netback_vif {
 	bool hotplug_ok;
 	bool connected;
 	bool sg;
+	bool rx_csum4;
+	bool rx_csum6;
+	bool rx_gso4;
+	bool rx_gso6;
 	struct netif_tx_sring *tx_sring;
 	struct netif_rx_sring *rx_sring;
 	struct xen_back_ring tx;
@@ -102,6 +119,7 @@ struct netback_vif {
 	wait_queue_head_t wq;
 	unsigned long flags;
 	struct sk_buff_head rx_queue;
+	atomic_t rx_queued;
 	struct gnttab_copy *copy;
 	unsigned int nr_copy;
 	struct netback_share_vif share;

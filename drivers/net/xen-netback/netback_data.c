@@ -15,7 +15,10 @@
  *     bear its flags out, and the skb goes to the stack.
  *   receive ring: start_xmit queues the skb; the thread copies it into
  *     as many of the guest's posted buffers as it needs (one unless the
- *     frontend takes several, feature-sg) and answers them.
+ *     frontend takes several, feature-sg) and answers them; a packet
+ *     larger than the MTU (GSO, where the frontend takes it) takes one
+ *     more, for the GSO slot after the first answer.  A checksum stays
+ *     blank where the frontend takes that.
  *
  * The event channel takes a late EOI: after an event, the next is held
  * back until the thread has looked at both rings.
@@ -408,15 +411,36 @@ static void netback_rx_chunk(struct netback_vif *vif,
 	}
 }
 
-/* The guest's buffers a packet takes; 0 when it cannot take it. */
+/* The GSO type a packet goes to the guest with; 0 for none. */
+static u8 netback_rx_gso_type(struct netback_vif *vif,
+			      const struct sk_buff *skb)
+{
+	unsigned int type = skb_shinfo(skb)->gso_type & ~SKB_GSO_DODGY;
+
+	if (!skb_is_gso(skb))
+		return XEN_NETIF_GSO_TYPE_NONE;
+	/* Plain TCP only: the frontend knows of no ECN, fixed ids, tunnels. */
+	if (type == SKB_GSO_TCPV4 && vif->rx_gso4)
+		return XEN_NETIF_GSO_TYPE_TCPV4;
+	if (type == SKB_GSO_TCPV6 && vif->rx_gso6)
+		return XEN_NETIF_GSO_TYPE_TCPV6;
+	return 0xff;	/* one it cannot take */
+}
+
+/*
+ * The guest's buffers a packet takes, its data and a GSO slot; 0 when it
+ * cannot take it.
+ */
 static unsigned int netback_rx_slots(struct netback_vif *vif,
 				     const struct sk_buff *skb)
 {
 	unsigned int need = DIV_ROUND_UP(skb->len, PAGE_SIZE);
+	u8 gso = netback_rx_gso_type(vif, skb);
 
-	if (need > NETBACK_RX_MAX_SLOTS || (need > 1 && !vif->sg))
+	if (!skb->len || gso == 0xff || (need > 1 && !vif->sg))
 		return 0;
-	return need;
+	need += gso != XEN_NETIF_GSO_TYPE_NONE;
+	return need > NETBACK_RX_MAX_SLOTS ? 0 : need;
 }
 
 /* Ask for an event once @need buffers are posted; true if they already are. */
@@ -439,7 +463,9 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 {
 	struct netif_rx_request bufs[NETBACK_RX_MAX_SLOTS];
 	struct netif_rx_sring *s = vif->rx_sring;
-	unsigned int need, i, slot = 0, doff = 0, len;
+	unsigned int need, i, slot = 0, doff = 0, len, data;
+	u8 gso = netback_rx_gso_type(vif, skb);
+	struct netif_extra_info *extra;
 	struct netif_rx_response *rsp;
 	int avail, status;
 	u16 flags = 0;
@@ -457,6 +483,16 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 		memcpy(&bufs[i], &s->ring[xen_back_ring_slot(&vif->rx,
 							     vif->rx.req_cons++)],
 		       sizeof(bufs[i]));
+	/*
+	 * With GSO the second slot is the GSO one: its buffer stays unused
+	 * (the frontend takes it back by its place in the ring), and the
+	 * data go to the first and those after the second.
+	 */
+	data = need;
+	if (gso) {
+		memmove(&bufs[1], &bufs[2], (need - 2) * sizeof(bufs[0]));
+		data = need - 1;
+	}
 
 	len = skb_headlen(skb);
 	netback_rx_chunk(vif, bufs, &slot, &doff, virt_to_page(skb->data),
@@ -471,19 +507,41 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 	if (status)
 		net_info_ratelimited("%s: a receive buffer's grant was refused\n",
 				     vif->dev->name);
-	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		flags |= NETRXF_csum_blank | NETRXF_data_validated;
+	else if (skb->ip_summed == CHECKSUM_UNNECESSARY)
 		flags |= NETRXF_data_validated;
-	for (i = 0; i < need; i++) {
+	for (i = 0; i < data; i++) {
 		len = min_t(unsigned int, skb->len - i * PAGE_SIZE, PAGE_SIZE);
 		rsp = &s->ring[xen_back_ring_slot(&vif->rx,
 						  vif->rx.rsp_prod_pvt++)].rsp;
 		rsp->id = bufs[i].id;
 		rsp->offset = 0;
 		rsp->flags = (i ? 0 : flags) |
-			     (i + 1 < need ? NETRXF_more_data : 0);
+			     (i + 1 < data ? NETRXF_more_data : 0) |
+			     (!i && gso ? NETRXF_extra_info : 0);
 		rsp->status = status ?: len;
+		if (i || !gso)
+			continue;
+		extra = (void *)&s->ring[xen_back_ring_slot(&vif->rx,
+							   vif->rx.rsp_prod_pvt++)];
+		memset(extra, 0, sizeof(*extra));
+		extra->type = XEN_NETIF_EXTRA_TYPE_GSO;
+		extra->u.gso.size = skb_shinfo(skb)->gso_size;
+		extra->u.gso.type = gso;
 	}
 	return 1;
+}
+
+/* Whether the guest takes @skb with its TCP/UDP checksum left blank. */
+static bool netback_rx_csum_ok(struct netback_vif *vif,
+			       const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return vif->rx_csum4;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return vif->rx_csum6;
+	return false;
 }
 
 /* Up to NETBACK_BUDGET packets; true when more may be taken now. */
@@ -500,7 +558,9 @@ static bool netback_rx_pass(struct netback_vif *vif)
 		if (!skb)
 			break;
 		if ((skb->ip_summed == CHECKSUM_PARTIAL &&
-		     skb_checksum_help(skb)) || !netback_rx_slots(vif, skb)) {
+		     !netback_rx_csum_ok(vif, skb) && skb_checksum_help(skb)) ||
+		    !netback_rx_slots(vif, skb)) {
+			atomic_sub(skb->len, &vif->rx_queued);
 			dev_core_stats_tx_dropped_inc(vif->dev);
 			kfree_skb(skb);
 			continue;
@@ -511,6 +571,7 @@ static bool netback_rx_pass(struct netback_vif *vif)
 			skb_queue_head(&vif->rx_queue, skb);
 			return netback_rx_wait_for(vif, netback_rx_slots(vif, skb));
 		}
+		atomic_sub(skb->len, &vif->rx_queued);
 		if (rc < 0) {
 			kfree_skb(skb);
 			return false;
@@ -522,7 +583,8 @@ static bool netback_rx_pass(struct netback_vif *vif)
 		consume_skb(skb);
 	}
 	if (netif_running(vif->dev) && netif_queue_stopped(vif->dev) &&
-	    skb_queue_len(&vif->rx_queue) < NETBACK_RX_QUEUE_MAX / 2)
+	    skb_queue_len(&vif->rx_queue) < NETBACK_RX_QUEUE_MAX / 2 &&
+	    atomic_read(&vif->rx_queued) < NETBACK_RX_QUEUE_BYTES / 2)
 		netif_wake_queue(vif->dev);
 	return n == NETBACK_BUDGET;
 }
@@ -538,6 +600,7 @@ static bool netback_rx_pass(struct netback_vif *vif)
 netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct netback_vif *vif = netdev_priv(dev);
+	int queued;
 
 	if (!READ_ONCE(vif->connected) ||
 	    test_bit(NETBACK_BROKEN, &vif->flags)) {
@@ -557,12 +620,26 @@ netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_orphan(skb);
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
+	/* Counted first: the thread may take it off the queue at once. */
+	queued = atomic_add_return(skb->len, &vif->rx_queued);
 	skb_queue_tail(&vif->rx_queue, skb);
-	if (skb_queue_len(&vif->rx_queue) >= NETBACK_RX_QUEUE_MAX)
+	if (skb_queue_len(&vif->rx_queue) >= NETBACK_RX_QUEUE_MAX ||
+	    queued >= NETBACK_RX_QUEUE_BYTES)
 		netif_stop_queue(dev);
 	set_bit(NETBACK_XMIT, &vif->flags);
 	wake_up(&vif->wq);
 	return NETDEV_TX_OK;
+}
+
+/* Drop what waits for the guest, and its bytes from the count. */
+static void netback_rx_purge(struct netback_vif *vif)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&vif->rx_queue))) {
+		atomic_sub(skb->len, &vif->rx_queued);
+		kfree_skb(skb);
+	}
 }
 
 /* ---- sharing dom0 between vifs (netback_share.c) ---- */
@@ -719,7 +796,7 @@ static int netback_thread(void *data)
 		}
 		netback_share_charged(vif);
 		if (test_bit(NETBACK_BROKEN, &vif->flags)) {
-			skb_queue_purge(&vif->rx_queue);
+			netback_rx_purge(vif);
 			more = false;
 		} else {
 			notify = xen_ring_push_responses(&vif->tx,
@@ -819,7 +896,7 @@ void netback_disconnect_rings(struct netback_vif *vif)
 		vif->thread = NULL;
 	}
 	netback_share_idle(vif);
-	skb_queue_purge(&vif->rx_queue);
+	netback_rx_purge(vif);
 	if (vif->irq) {
 		unbind_from_irqhandler(vif->irq, vif);
 		vif->irq = 0;

@@ -12,7 +12,8 @@
  *   hotplug-status
  *   "connected"         -> read its rings (tx-ring-ref, rx-ring-ref,
  *                          event-channel) and what it takes
- *                          (request-rx-copy, required; feature-sg);
+ *                          (request-rx-copy, required; feature-sg,
+ *                          checksum and GSO features);
  *                          serve them; carrier on; Connected
  *   frontend Closing    -> carrier off, stop serving; Closing
  *   frontend Closed,
@@ -20,8 +21,10 @@
  *                          the device is removed, and the interface
  *
  * One queue, one event channel for both rings (we offer neither
- * multi-queue-max-queues nor feature-split-event-channels); GSO only of
- * what the guest sends, none to it yet.  A
+ * multi-queue-max-queues nor feature-split-event-channels).  GSO both
+ * ways, as each end offered (feature-gso-tcpv4 and -tcpv6), and blank
+ * checksums towards the guest as it takes them (feature-no-csum-offload,
+ * feature-ipv6-csum-offload).  A
  * value the frontend publishes that makes no sense gets one log line
  * and the device closes.
  *
@@ -66,11 +69,31 @@ static int netback_change_mtu(struct net_device *dev, int mtu)
 	return 0;
 }
 
+/* Offloads towards the guest: only those its frontend said it takes. */
+static netdev_features_t netback_fix_features(struct net_device *dev,
+					      netdev_features_t features)
+{
+	struct netback_vif *vif = netdev_priv(dev);
+
+	if (!vif->sg)
+		features &= ~NETIF_F_SG;
+	if (!vif->rx_csum4)
+		features &= ~(NETIF_F_IP_CSUM | NETIF_F_TSO);
+	if (!vif->rx_csum6)
+		features &= ~(NETIF_F_IPV6_CSUM | NETIF_F_TSO6);
+	if (!vif->rx_gso4)
+		features &= ~NETIF_F_TSO;
+	if (!vif->rx_gso6)
+		features &= ~NETIF_F_TSO6;
+	return features;
+}
+
 static const struct net_device_ops netback_netdev_ops = {
 	.ndo_open = netback_open,
 	.ndo_stop = netback_stop,
 	.ndo_start_xmit = netback_start_xmit,
 	.ndo_change_mtu = netback_change_mtu,
+	.ndo_fix_features = netback_fix_features,
 	.ndo_get_stats64 = dev_get_tstats64,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
@@ -84,8 +107,9 @@ static void netback_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &netback_netdev_ops;
 	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
-	dev->features = NETIF_F_SG | NETIF_F_HIGHDMA;
-	dev->hw_features = dev->features;
+	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
+			   NETIF_F_TSO | NETIF_F_TSO6;
+	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = XEN_NETIF_MAX_TX_SIZE - ETH_HLEN;
 	eth_hw_addr_set(dev, addr);
@@ -97,10 +121,15 @@ static int netback_connect(struct netback_vif *vif)
 {
 	struct xenbus_device *xdev = vif->xdev;
 	unsigned int copy, sg, queues, tx_ref, rx_ref, port;
+	unsigned int no_csum4, csum6, gso4, gso6;
 	int rc;
 
 	if (xenbus_read_offer(xdev, "request-rx-copy", 0, 0, 1, &copy) ||
 	    xenbus_read_offer(xdev, "feature-sg", 0, 0, 1, &sg) ||
+	    xenbus_read_offer(xdev, "feature-no-csum-offload", 0, 0, 1, &no_csum4) ||
+	    xenbus_read_offer(xdev, "feature-ipv6-csum-offload", 0, 0, 1, &csum6) ||
+	    xenbus_read_offer(xdev, "feature-gso-tcpv4", 0, 0, 1, &gso4) ||
+	    xenbus_read_offer(xdev, "feature-gso-tcpv6", 0, 0, 1, &gso6) ||
 	    xenbus_read_offer(xdev, "multi-queue-num-queues", 1, 1, 1, &queues))
 		return -EINVAL;
 	if (!copy) {
@@ -114,9 +143,15 @@ static int netback_connect(struct netback_vif *vif)
 	if (rc)
 		return rc;
 	vif->sg = sg;
+	vif->rx_csum4 = !no_csum4;
+	vif->rx_csum6 = csum6;
+	/* Large packets come in several slots, their checksums blank. */
+	vif->rx_gso4 = sg && gso4 && vif->rx_csum4;
+	vif->rx_gso6 = sg && gso6 && vif->rx_csum6;
 	rtnl_lock();
 	if (!sg && vif->dev->mtu > ETH_DATA_LEN)
 		dev_set_mtu(vif->dev, ETH_DATA_LEN);
+	netdev_update_features(vif->dev);
 	rtnl_unlock();
 	rc = netback_connect_rings(vif, tx_ref, rx_ref, port);
 	if (rc)
