@@ -44,7 +44,27 @@ def dom0_args(kernel):
     return DOM0_ARGS
 
 
-def monitor_dump(sock, path):
+def xp_commands(serial):
+    """QEMU monitor commands for the machine memory dom0 asked to be
+    dumped on a stall, with lines "pvops-xp: NAME ADDRESS BYTES" (the
+    first line of each name: dom0 boots first)."""
+    cmds, seen = [], set()
+    try:
+        with open(serial, errors='replace') as f:
+            for line in f:
+                if 'pvops-xp: ' not in line:
+                    continue
+                words = line.split('pvops-xp: ', 1)[1].split()
+                if len(words) == 3 and words[0] not in seen:
+                    seen.add(words[0])
+                    cmds.append(f'xp /{int(words[2]) // 4}wx {words[1]}\n'
+                                .encode())
+    except OSError:
+        pass
+    return cmds
+
+
+def monitor_dump(sock, path, serial=None):
     """Ask QEMU's monitor on @sock for every CPU's registers, into @path.
 
     For a machine that stopped talking: the RIPs say whether the emulated
@@ -55,7 +75,8 @@ def monitor_dump(sock, path):
         with socket.socket(socket.AF_UNIX) as c:
             c.settimeout(5)
             c.connect(sock)
-            for cmd in (b'', b'info cpus\n', b'info registers -a\n'):
+            for cmd in [b'', b'info cpus\n', b'info registers -a\n'] + \
+                    (xp_commands(serial) if serial else []):
                 c.sendall(cmd)
                 buf = b''
                 while not buf.endswith(b'(qemu) '):
@@ -149,7 +170,7 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
             if console:
                 xen_debug_keys(console, serial)
             if monitor:
-                monitor_dump(monitor, serial + '.cpus')
+                monitor_dump(monitor, serial + '.cpus', serial)
             if hung:
                 log(f'no line from dom0 for {stall} s: taken for hung; '
                     f'its CPUs: {serial}.cpus' +
