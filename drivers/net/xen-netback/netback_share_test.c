@@ -7,7 +7,8 @@
  *
  * A small model of dom0 drives them: a link of LINK bytes a millisecond
  * that the vifs' threads take turns at, each pass moving its vif's pass
- * size in packets of 1514 bytes, as far as the sharing lets it.
+ * size in packets of 1514 bytes (or of its own size: GSO), as far as the
+ * sharing lets it.
  */
 #include <kunit/test.h>
 #include <linux/time64.h>
@@ -21,6 +22,7 @@ struct model {
 	struct netback_share share;
 	struct netback_share_vif v[NVIF];
 	unsigned int pass[NVIF];	/* bytes a pass, 0: idle */
+	unsigned int pkt[NVIF];		/* bytes a packet, 0: 1514 */
 	unsigned int burst[NVIF];	/* passes before a pause, 0: none */
 	u64 pause_ns[NVIF];		/* how long it pauses */
 	unsigned int done[NVIF];	/* passes since its last pause */
@@ -55,7 +57,7 @@ static void model_set(struct model *m, unsigned int i, u32 weight,
 static bool model_run(struct model *m, unsigned int ms)
 {
 	u64 end = m->now + (u64)ms * NSEC_PER_MSEC, d, next, bytes;
-	unsigned int i;
+	unsigned int i, pkt;
 	bool went;
 
 	memset(m->moved, 0, sizeof(m->moved));
@@ -75,11 +77,12 @@ static bool model_run(struct model *m, unsigned int ms)
 				next = min(next, d);
 				continue;
 			}
-			/* Packets of 1514 bytes, up to what it is allowed. */
+			/* Whole packets, up to what it is allowed. */
+			pkt = m->pkt[i] ?: 1514;
 			bytes = m->pass[i];
 			if (m->v[i].allow < bytes)
 				bytes = min_t(u64, bytes,
-					      roundup(m->v[i].allow, 1514));
+					      roundup(m->v[i].allow, pkt));
 			went = true;
 			m->moved[i] += bytes;
 			m->now += div_u64(bytes * NSEC_PER_MSEC, LINK);
@@ -210,6 +213,31 @@ static void share_bursty_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, permille(&m, 0), 10);
 }
 
+static void share_gso_test(struct kunit *test)
+{
+	struct model m;
+
+	/*
+	 * GSO packets of 64 KiB, each larger than a lag: a pass moves one
+	 * past its allowance, and the weights still hold.
+	 */
+	model_init(&m);
+	m.pass[0] = 64 * 65536;
+	m.pkt[0] = 65536;
+	m.pass[1] = 64 * 65536;
+	m.pkt[1] = 65536;
+	model_set(&m, 0, 3, 0, 0, 0);
+	model_set(&m, 1, 1, 0, 0, 0);
+	KUNIT_ASSERT_TRUE(test, model_run(&m, 4000));
+	KUNIT_EXPECT_GE(test, permille(&m, 0), 730);
+	KUNIT_EXPECT_LE(test, permille(&m, 0), 770);
+
+	model_set(&m, 0, 1, 0, 0, 0);
+	KUNIT_ASSERT_TRUE(test, model_run(&m, 4000));
+	KUNIT_EXPECT_GE(test, permille(&m, 0), 480);
+	KUNIT_EXPECT_LE(test, permille(&m, 0), 520);
+}
+
 static void share_min_rate_test(struct kunit *test)
 {
 	struct model m;
@@ -298,6 +326,7 @@ static struct kunit_case netback_share_cases[] = {
 	KUNIT_CASE(share_weights_test),
 	KUNIT_CASE(share_idle_test),
 	KUNIT_CASE(share_bursty_test),
+	KUNIT_CASE(share_gso_test),
 	KUNIT_CASE(share_min_rate_test),
 	KUNIT_CASE(share_cap_test),
 	KUNIT_CASE(share_unweighted_test),

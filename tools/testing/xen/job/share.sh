@@ -13,6 +13,11 @@
 #   min    a 1 with share-min-kbps at 60% of what both moved in w11,
 #          b 3
 #   cap    a's toolstack rate (rate=BYTES,USEC) at 20% of that, no weights
+# Each window also says how long dom0's CPU was busy and how long Xen
+# held it back (its cap): a total that falls while dom0 stays as busy is
+# work that costs more, not CPU left idle.  The senders raise their TCP
+# small queues (rootfs/guest-init), so that one stream is not held to a
+# few packets in flight while netback holds it.
 # The harness judges the shares (harness_share.judge_share); against the
 # reference dom0, which has no weights, they are a comparison.
 # Sourced by run.sh, the job harness_job.make_job() writes for dom0.
@@ -24,15 +29,24 @@ share_bytes() {
 	awk -v a="$1" '$1 == a { print $2; f = 1 } END { if (!f) print 0 }' "$SHARE_SINK"
 }
 
-# share_window PHASE: 10 s of both guests' sending, said as one line.
+# share_cpu: dom0's busy and stolen time so far, in hundredths of a
+# second (/proc/stat), as "BUSY STEAL".
+share_cpu() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $9; exit }' /proc/stat
+}
+
+# share_window PHASE: 10 s of both guests' sending, said as one line,
+# with the time dom0's CPU was busy and the time Xen held it back.
 share_window() {
-	local a0 b0 a1 b1 t0 t1
+	local a0 b0 a1 b1 t0 t1 c0 c1
 	a0=$(share_bytes 169.254.1.1) b0=$(share_bytes 169.254.1.2)
+	c0=$(share_cpu)
 	clock_cs; t0=$cs_now
 	sleep 10
 	a1=$(share_bytes 169.254.1.1) b1=$(share_bytes 169.254.1.2)
+	c1=$(share_cpu)
 	clock_cs; t1=$cs_now
-	say "share $sname phase=$1 a=$((a1 - a0)) b=$((b1 - b0)) cs=$((t1 - t0))"
+	say "share $sname phase=$1 a=$((a1 - a0)) b=$((b1 - b0)) cs=$((t1 - t0)) busy=$((${c1% *} - ${c0% *})) stolen=$((${c1#* } - ${c0#* }))"
 	share_last=$(((a1 - a0) + (b1 - b0)))
 }
 
