@@ -53,6 +53,7 @@ void xen_irq_lateeoi(unsigned int irq, unsigned int eoi_flags);
 
 unsigned int irq_from_evtchn(evtchn_port_t port);
 evtchn_port_t evtchn_from_irq(unsigned int irq);
+int xen_set_irq_priority(unsigned int irq, unsigned int priority);
 
 void notify_remote_via_irq(int irq);
 

@@ -29,6 +29,7 @@
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
+#include <xen/interface/event_channel.h>
 #include <xen/interface/vcpu.h>
 #include <xen/interface/xen.h>
 #include <xen/xen-ops.h>
@@ -174,7 +175,7 @@ static irqreturn_t xen_timer_interrupt(int irq, void *dev_id)
 int xen_setup_timer(unsigned int cpu)
 {
 	struct xen_clock *xc = per_cpu_ptr(&xen_clock, cpu);
-	int irq;
+	int irq, rc;
 
 	if (xc->irq > 0)
 		return 0;
@@ -187,6 +188,15 @@ int xen_setup_timer(unsigned int cpu)
 		pr_err("xen: no timer for CPU %u: %d\n", cpu, irq);
 		return irq;
 	}
+	/*
+	 * The timer's events go in a queue of their own, served before
+	 * the devices' ones: a backlog of those does not hold back the
+	 * tick, nor can a queue of them that goes wrong stop it.
+	 */
+	rc = xen_set_irq_priority(irq, EVTCHN_FIFO_PRIORITY_MAX);
+	if (rc && rc != -EOPNOTSUPP)
+		pr_warn("xen: CPU %u's timer keeps the default priority: %d\n",
+			cpu, rc);
 	xc->irq = irq;
 	return 0;
 }

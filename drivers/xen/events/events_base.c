@@ -834,6 +834,33 @@ evtchn_port_t evtchn_from_irq(unsigned int irq)
 EXPORT_SYMBOL_GPL(evtchn_from_irq);
 
 /**
+ * xen_set_irq_priority() - move an irq's events to another FIFO queue
+ * @irq: an irq bound to an event channel
+ * @priority: EVTCHN_FIFO_PRIORITY_MAX (0, served first) to
+ *	EVTCHN_FIFO_PRIORITY_MIN; ports start at _DEFAULT
+ *
+ * Each priority is a queue of its own, which the upcall empties before
+ * it looks at a lower one.  Only the FIFO ABI has them.
+ *
+ * Return: 0, -EOPNOTSUPP with the 2-level ABI (nothing changes), or
+ * another negative errno.
+ */
+int xen_set_irq_priority(unsigned int irq, unsigned int priority)
+{
+	struct evtchn_set_priority set = {
+		.port = evtchn_from_irq(irq),
+		.priority = priority,
+	};
+
+	if (!evtchn_ops->priorities)
+		return -EOPNOTSUPP;
+	if (!set.port)
+		return -EINVAL;
+	return HYPERVISOR_event_channel_op(EVTCHNOP_set_priority, &set);
+}
+EXPORT_SYMBOL_GPL(xen_set_irq_priority);
+
+/**
  * notify_remote_via_irq() - send an event on an irq's port
  * @irq: an irq bound to an interdomain port
  */

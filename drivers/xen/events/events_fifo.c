@@ -250,6 +250,7 @@ static int evtchn_fifo_percpu_deinit(unsigned int cpu)
 
 static const struct evtchn_ops evtchn_fifo_ops = {
 	.name		= "FIFO",
+	.priorities	= true,
 	.max_channels	= evtchn_fifo_max_channels,
 	.nr_channels	= evtchn_fifo_nr_channels,
 	.percpu_init	= evtchn_fifo_init_control,

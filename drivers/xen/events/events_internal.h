@@ -21,6 +21,8 @@
 /**
  * struct evtchn_ops - one event channel ABI
  * @name: for the boot log
+ * @priorities: ports can be put in queues of several priorities
+ *	(EVTCHNOP_set_priority)
  * @max_channels: how many ports the ABI can ever address
  * @nr_channels: how many it can address now (FIFO grows)
  * @setup: optional; make room for @port before it is bound
@@ -41,6 +43,7 @@
  */
 struct evtchn_ops {
 	const char *name;
+	bool priorities;
 	unsigned int (*max_channels)(void);
 	unsigned int (*nr_channels)(void);
 	int (*setup)(evtchn_port_t port);
