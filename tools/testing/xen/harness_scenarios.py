@@ -534,7 +534,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
 # of a Debian PV domU (the fresh-clone make check of 2026-11-27 too,
 # without hostfe before it): Xen's dump shows dom0 blocked and a FIFO
 # queue chain of its pending ports that nothing links to (README, open
-# bug).  8 of 8 passed since the timer VIRQ has a queue of its own, not
+# bug).  13 of 13 passed since the timer VIRQ has a queue of its own, not
 # yet enough to put them back; an open bug of ours until understood.
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
