@@ -411,7 +411,13 @@ static void netback_rx_chunk(struct netback_vif *vif,
 	}
 }
 
-/* The GSO type a packet goes to the guest with; 0 for none. */
+/* netback_rx_gso_type(): a GSO packet the frontend cannot take. */
+#define NETBACK_RX_GSO_REFUSED	0xff
+
+/*
+ * The GSO type a packet goes to the guest with: XEN_NETIF_GSO_TYPE_NONE
+ * for none, NETBACK_RX_GSO_REFUSED for one it cannot take.
+ */
 static u8 netback_rx_gso_type(struct netback_vif *vif,
 			      const struct sk_buff *skb)
 {
@@ -424,7 +430,7 @@ static u8 netback_rx_gso_type(struct netback_vif *vif,
 		return XEN_NETIF_GSO_TYPE_TCPV4;
 	if (type == SKB_GSO_TCPV6 && vif->rx_gso6)
 		return XEN_NETIF_GSO_TYPE_TCPV6;
-	return 0xff;	/* one it cannot take */
+	return NETBACK_RX_GSO_REFUSED;
 }
 
 /*
@@ -437,7 +443,8 @@ static unsigned int netback_rx_slots(struct netback_vif *vif,
 	unsigned int need = DIV_ROUND_UP(skb->len, PAGE_SIZE);
 	u8 gso = netback_rx_gso_type(vif, skb);
 
-	if (!skb->len || gso == 0xff || (need > 1 && !vif->sg))
+	if (!skb->len || gso == NETBACK_RX_GSO_REFUSED ||
+	    (need > 1 && !vif->sg))
 		return 0;
 	need += gso != XEN_NETIF_GSO_TYPE_NONE;
 	return need > NETBACK_RX_MAX_SLOTS ? 0 : need;

@@ -69,7 +69,10 @@ static int netback_change_mtu(struct net_device *dev, int mtu)
 	return 0;
 }
 
-/* Offloads towards the guest: only those its frontend said it takes. */
+/*
+ * Offloads towards the guest: only those its frontend said it takes
+ * (rx_gso4/6 already imply SG and the checksum).
+ */
 static netdev_features_t netback_fix_features(struct net_device *dev,
 					      netdev_features_t features)
 {
@@ -78,9 +81,9 @@ static netdev_features_t netback_fix_features(struct net_device *dev,
 	if (!vif->sg)
 		features &= ~NETIF_F_SG;
 	if (!vif->rx_csum4)
-		features &= ~(NETIF_F_IP_CSUM | NETIF_F_TSO);
+		features &= ~NETIF_F_IP_CSUM;
 	if (!vif->rx_csum6)
-		features &= ~(NETIF_F_IPV6_CSUM | NETIF_F_TSO6);
+		features &= ~NETIF_F_IPV6_CSUM;
 	if (!vif->rx_gso4)
 		features &= ~NETIF_F_TSO;
 	if (!vif->rx_gso6)

@@ -55,10 +55,18 @@ def xp_commands(serial):
                 if 'pvops-xp: ' not in line:
                     continue
                 words = line.split('pvops-xp: ', 1)[1].split()
-                if len(words) == 3 and words[0] not in seen:
-                    seen.add(words[0])
-                    cmds.append(f'xp /{int(words[2]) // 4}wx {words[1]}\n'
-                                .encode())
+                if len(words) != 3 or words[0] in seen:
+                    continue
+                # A guest's console may print anything: only a machine
+                # address and a size up to 64 KiB make a command.
+                try:
+                    addr, size = int(words[1], 16), int(words[2])
+                except ValueError:
+                    continue
+                if not 4 <= size <= 65536:
+                    continue
+                seen.add(words[0])
+                cmds.append(f'xp /{size // 4}wx {addr:#x}\n'.encode())
     except OSError:
         pass
     return cmds
