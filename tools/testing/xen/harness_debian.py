@@ -172,10 +172,38 @@ def judge_debian_repeat(s, out, serial):
     return r
 
 
+DEBIAN_DESTROY_STEPS = ['boot', 'writing', 'destroy', 'intact']
+
+
+def judge_debian_destroy(s, out, serial):
+    """Every trial of xl destroy in the middle of fsync'd writes: the
+    disk preened and then clean, every synced record intact."""
+    text = read(serial)
+    records = []
+    for k in range(1, s.destroy + 1):
+        console, steps, bad = debian_boot(text, out, f'{s.name}-a{k}',
+                                          DEBIAN_DESTROY_STEPS)
+        if bad:
+            return Result(s, False, f'trial {k} of {s.destroy}: {bad} (dom0 '
+                          f'log: {serial})' + guest_down(
+                              s, out, serial, [steps.get('domid')], console),
+                          console)
+        records.append(int(steps.get('records', '0')))
+    if min(records, default=0) < 1:
+        return Result(s, False, 'a trial was destroyed before its first '
+                      f'record was synced: records {records}', serial)
+    return Result(s, True, f'{s.destroy} trials of xl destroy in the middle '
+                  f'of writes: {min(records)}-{max(records)} fsync\'d '
+                  '64 KiB records each, all intact; e2fsck -p then -n clean '
+                  'after each', os.path.join(out, 'console'))
+
+
 def judge_debian(s, out, serial):
     """Judge a Debian scenario: every step must have printed ok."""
     if s.repeat:
         return judge_debian_repeat(s, out, serial)
+    if s.destroy:
+        return judge_debian_destroy(s, out, serial)
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
     steps = domu_steps(read(serial), name, 'debian')

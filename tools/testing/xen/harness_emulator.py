@@ -219,7 +219,7 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     jobdir = os.path.join(d, 'job')
     img = make_job(jobdir, kernels, assets, domus)
     # A pair scenario may replace up to half its pairs (run_pairs).
-    budget = 120 + sum(s.timeout * max(1, s.repeat,
+    budget = 120 + sum(s.timeout * max(1, s.repeat, s.destroy,
                                        2 * (s.pairs + (s.pairs + 1) // 2),
                                        survey_domus(s),
                                        2 if s.forkloop else 1) *

@@ -284,12 +284,19 @@ def hostfe_cases(kind='vbd'):
     return cases
 
 
+# The longest a bystander domU may go without a round of disk and ping
+# while a hostile one runs beside it (job/hostfe.sh): a round takes about
+# 2 s; the hostile domU's creation runs a hotplug script a device.
+BYSTANDER_STALL_S = 20
+
+
 def judge_hostfe(s, out, serial):
     """A hostile block frontend against dom0's blkback (rootfs/hostfe.c,
     job/hostfe.sh), or a network one against netback (rootfs/hostnf.c):
     every case ended as its line in rootfs/host{fe,nf}-cases says, the
-    healthy disk read back intact (disks), and once the domU is destroyed
-    dom0 holds nothing of it and logged no bug.  Against the reference
+    healthy disk read back intact (disks), a bystander domU beside it kept
+    reading its disk and pinging dom0 throughout, and once both are
+    destroyed dom0 holds nothing of them and logged no bug.  Against the reference
     dom0, a survey: how each case ended."""
     kind = 'vif' if s.hostnf else 'vbd'
     # Only this scenario's lines: from its start to its done.
@@ -354,12 +361,20 @@ def judge_hostfe(s, out, serial):
             f.get('ports_before') != f.get('ports_after') or
             f.get('backend_devices') != '0' or
             f.get('backend_threads') != '0')
+    by = re.search(MARK + r'hostfe bystander (.*)', text)
+    b = parse_fields(by.group(1)) if by else {}
+    by_words = (f'the bystander domU made {b.get("rounds")} rounds of disk '
+                f'and ping, {b.get("wrong")} wrong, none stalled over '
+                f'{b.get("longest_stall_s")} s' if by else 'no bystander')
+    by_bad = (not by or int(b.get('rounds', 0)) < 3 or
+              b.get('wrong') != '0' or
+              int(b.get('longest_stall_s', 999)) > BYSTANDER_STALL_S)
     if s.dom0 == 'ref':
         return Result(s, bool(klog_ok), f'survey: {ok} of '
                       f'{len(cases)} cases as ours answers them; '
                       + '; '.join(bad[:30]) + f'; kernel log: '
                       f'{m.group(1) if m else "?"}; holds: '
-                      f'{hold.group(1) if hold else "?"}', klog)
+                      f'{hold.group(1) if hold else "?"}; {by_words}', klog)
     if not klog_ok:
         return Result(s, False, 'dom0 logged '
                       + (m.group(1) if m else 'nothing we could read')
@@ -370,6 +385,10 @@ def judge_hostfe(s, out, serial):
     if kind == 'vbd' and got_sum != want_sum:
         return Result(s, False, f'the healthy disk read back {got_sum}, '
                       f'not {want_sum}', console)
+    if by_bad:
+        return Result(s, False, f'other guests\' I/O did not go on: '
+                      f'{by_words} (at most {BYSTANDER_STALL_S} s allowed; '
+                      f'see console/guest-{s.name}-by.log)', serial)
     if held:
         return Result(s, False, 'dom0 kept what the domU took: '
                       + (hold.group(1) if hold else 'no count'), serial)
@@ -379,4 +398,4 @@ def judge_hostfe(s, out, serial):
                   + ('the healthy disk intact, ' if kind == 'vbd' else '')
                   + 'nothing held after '
                   f'xl destroy ({f.get("ports_after")} event channels as '
-                  'before), no bug logged', console)
+                  f'before), no bug logged; {by_words}', console)

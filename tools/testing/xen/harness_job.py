@@ -82,7 +82,7 @@ def make_job(jobdir, kernels, assets, domus):
             for h in ('hotplug-block', 'hotplug-vif'):
                 shutil.copy(os.path.join(JOB, h), jobdir)
             extra = f'console=hvc0 root=/dev/xvda rw {s.cmdline}'
-            if s.io or s.netio:
+            if s.io or s.netio or s.destroy:
                 extra += (' systemd.run="/bin/sh /dev/xvdb" '
                           'systemd.run_success_action=none '
                           'systemd.run_failure_action=none')
@@ -102,17 +102,22 @@ def make_job(jobdir, kernels, assets, domus):
                         else 'destroy',
                         io_disk=", 'format=raw, vdev=xvdb, access=ro, "
                         "script=/job/hotplug-block, target=/dev/loop7'"
-                        if s.io or s.netio else '',
+                        if s.io or s.netio or s.destroy else '',
                         vif="vif = ['bridge=xenbr0, "
                         "script=/job/hotplug-vif']\n" if s.net else ''))
-            if s.io or s.netio:
-                what = 'io' if s.io else 'net'
+            if s.io or s.netio or s.destroy:
+                what = 'io' if s.io else 'net' if s.netio else 'sync'
                 with open(os.path.join(HERE, 'rootfs', f'debian-{what}.sh'),
                           'rb') as src:
                     body = src.read()
                 with open(os.path.join(jobdir, f'{what}-script.img'),
                           'wb') as dst:
                     dst.write(body + bytes(65536 - len(body)))
+                if s.destroy:
+                    script.append(f'run_debian_destroy {s.name} '
+                                  f'{s.name}.cfg {s.timeout} {s.destroy} '
+                                  f'|| debian_repair {s.name}\n')
+                    continue
                 if s.pairs:
                     script.append(f'run_pairs {what} {s.name} {s.timeout} '
                                   f'{s.pairs} || debian_repair {s.name}\n')
@@ -198,6 +203,13 @@ def make_job(jobdir, kernels, assets, domus):
                 shutil.copy(os.path.join(JOB, h), jobdir)
             for c in ('hostfe-cases', 'hostnf-cases'):
                 shutil.copy(os.path.join(HERE, 'rootfs', c), jobdir)
+            # Beside it, a guest whose disk and vif must be served
+            # throughout (bystander_start).
+            with open(os.path.join(jobdir, 'cfg', 'bystander.cfg'),
+                      'w') as f:
+                f.write(DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                        cmdline='pvops.bystander='
+                                        '169.254.0.3', on_reboot='destroy'))
             script.append(f'run_hostfe {s.name} {s.name}.cfg {s.timeout}'
                           f'{" vif" if s.hostnf else ""}\n')
             continue

@@ -8,8 +8,9 @@
 # vif on dom0's bridge a case of rootfs/hostnf-cases.
 # Sourced by run.sh, the job harness_job.make_job() writes for dom0.
 
-# run_hostfe NAME CFG TIMEOUT [vif]: create the domU, wait for its cases, say
-# each backend's state, destroy it, then say what dom0 still holds: the
+# run_hostfe NAME CFG TIMEOUT [vif]: start the bystander, create the
+# domU, wait for its cases, say each backend's state, destroy it, stop
+# the bystander, then say what dom0 still holds: the
 # domain, its event channels, blkback's threads and devices, and whether
 # the kernel logged anything that is a bug.  The harness judges the cases
 # against the table (harness_hostile.judge_hostfe).
@@ -19,13 +20,14 @@ run_hostfe() {
 	klog=/job/out/$name.dmesg.log
 	step() { say "hostfe $*"; }
 	step "start $name"
-	if [ "$kind" = vif ] && ! bridge_up; then
+	if ! bridge_up; then
 		step "FAILED: no bridge xenbr0 for the vifs"
 		step done
 		return 1
 	fi
 	ports0=$(dom0_ports)
 	lines0=$(dmesg | wc -l)
+	bystander_start "$name" || { step done; return 1; }
 	dd if=/dev/urandom of=/dev/shm/hostfe-xvda.img bs=1M count=8 2>/dev/null
 	sum=$(sha256sum < /dev/shm/hostfe-xvda.img | cut -d' ' -f1)
 	disks= loops= vifs=
@@ -63,7 +65,8 @@ run_hostfe() {
 		gone_within 100 xl domid "$name"
 		gone_within 100 xenstore-read $be
 	fi
-	# The backends' devices must go with the domain, and their threads.
+	bystander_stop "$name"
+	# The backends' devices must go with the domains, and their threads.
 	sleep 1
 	devs=$(ls /sys/bus/xen-backend/devices 2>/dev/null | grep -c "^$kind-$d-")
 	threads=$(ps -e -o comm= | grep -c -E '^(blkback|vif[0-9])')
@@ -78,4 +81,50 @@ run_hostfe() {
 	fi
 	step "holds domains=$(xl list | awk 'NR > 2' | wc -l) ports_before=$ports0 ports_after=$(dom0_ports) backend_devices=$devs backend_threads=$threads"
 	step done
+}
+
+# bystander_start NAME: beside the hostile domU, a busybox domU NAME-by
+# (pvops.bystander: a round a second of reading its whole 4 MiB disk and
+# pinging dom0) on the same backends, one disk and one vif; once its
+# first round is in, a sampler notes every 2 s dom0's clock and how many
+# rounds it made.  Says FAILED and returns 1 when it does not get there.
+bystander_start() {
+	by=$1-by
+	bylog=/job/out/console/guest-$by.log
+	dd if=/dev/urandom of=/dev/shm/bystander.img bs=1M count=4 2>/dev/null
+	bysum=$(sha256sum < /dev/shm/bystander.img | cut -d' ' -f1)
+	byloop=$(losetup -f --show /dev/shm/bystander.img) || {
+		step "FAILED: no loop device for the bystander"; return 1; }
+	if ! timeout -k 5 180 xl create -q /job/cfg/bystander.cfg "name=\"$by\"" \
+			"disk=['format=raw, vdev=xvda, access=ro, script=/job/hotplug-block, target=$byloop']" \
+			"vif=['bridge=xenbr0, script=/job/hotplug-vif']" > "/job/out/$by.create.log" 2>&1 ||
+	   ! wait_log "$bylog" 'PVOPS-HARNESS: bystander round=1 ' 1 1200 "$by"; then
+		step "FAILED: the bystander did not start (see console/guest-$by.log)"
+		xl destroy "$by" > /dev/null 2>&1
+		losetup -d "$byloop"
+		return 1
+	fi
+	(while :; do
+		echo "$(cut -d' ' -f1 /proc/uptime) $(grep -c 'PVOPS-HARNESS: bystander round=' "$bylog")"
+		sleep 2
+	done) > "/job/out/$by.rounds" &
+	bysampler=$!
+}
+
+# bystander_stop NAME: its rounds while the hostile domU ran: how many,
+# the longest dom0 saw none in, and how many read other than its disk or
+# lost the ping; then destroy it.
+bystander_stop() {
+	kill $bysampler 2>/dev/null
+	wait $bysampler 2>/dev/null
+	rounds=$(grep -c 'PVOPS-HARNESS: bystander round=' "$bylog")
+	wrong=$(grep 'PVOPS-HARNESS: bystander round=' "$bylog" |
+		grep -c -v "sha256=$bysum ping=ok")
+	stall=$(awk 'NR == 1 || $2 != r { if (NR > 1 && $1 - t > m) m = $1 - t; t = $1; r = $2 }
+		     END { if ($1 - t > m) m = $1 - t; printf "%.0f", m }' "/job/out/$by.rounds")
+	step "bystander rounds=$rounds wrong=$wrong longest_stall_s=$stall"
+	xl destroy "$by" > /dev/null 2>&1
+	gone_within 100 xl domid "$by"
+	losetup -d "$byloop" 2>/dev/null
+	rm -f /dev/shm/bystander.img
 }

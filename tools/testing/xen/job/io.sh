@@ -118,3 +118,78 @@ run_debian_io() {
 	fi
 	step fsck=ok
 }
+
+# sync_check NAME RECORDS: after the domU NAME was destroyed, the disk as
+# a reboot would find it: e2fsck -p replays the journal and may fix what
+# an unclean stop leaves (an orphan, a free count); anything more is a
+# failure, and a full e2fsck -n after it must find nothing.  Then the
+# first RECORDS records of /var/tmp/pvops-sync.dat (rootfs/debian-sync.sh)
+# must read back as written.  Sets why on a failure.
+sync_check() {
+	local got=/dev/shm/pvops-sync.got want=/dev/shm/pvops-sync.want i=1
+	e2fsck -fp /dev/vdc > "/job/out/$1.preen.log" 2>&1
+	rc=$?
+	[ $rc -le 1 ] || { why="preen_rc=$rc log=$1.preen.log"; return 1; }
+	e2fsck -fn /dev/vdc > "/job/out/$1.fsck.log" 2>&1 ||
+		{ why="fsck_rc=$? log=$1.fsck.log"; return 1; }
+	rm -f "$got" "$want"
+	debugfs -R "dump /var/tmp/pvops-sync.dat $got" /dev/vdc > /dev/null 2>&1
+	[ -f "$got" ] || { why="no_file"; return 1; }
+	size=$(stat -c %s "$got")
+	[ "$size" -ge $(($2 * 65536)) ] || { why="short bytes=$size"; return 1; }
+	while [ $i -le $2 ]; do
+		yes "pvops-sync $i" | head -c 65536
+		i=$((i + 1))
+	done > "$want"
+	if ! head -c $(($2 * 65536)) "$got" | cmp -s - "$want"; then
+		at=$(head -c $(($2 * 65536)) "$got" | cmp - "$want" 2>&1 |
+			awk '{ sub(",", "", $5); print $5 + 0 }')
+		why="mismatch byte=$at record=$(((at - 1) / 65536 + 1))"
+		return 1
+	fi
+	rm -f "$got" "$want"
+}
+
+# run_debian_destroy NAME CFG TIMEOUT TRIALS: TRIALS times, the Debian
+# domU NAME-aK (rootfs/debian-sync.sh on its xvdb) appends fsync'd
+# records while another writer fills its page cache; a random 0.5-4.5 s
+# after its first record, xl destroy; then sync_check with every record
+# its console said was synced.  The first failure ends it.
+run_debian_destroy() {
+	name=$1 cfg=$2 tmo=$3
+	k=1
+	losetup -d /dev/loop7 2>/dev/null
+	losetup -r /dev/loop7 /job/sync-script.img || { say "domu $name-a1 debian boot=failed"; return 1; }
+	while [ $k -le $4 ]; do
+		n=$name-a$k
+		log=/job/out/console/guest-$n.log
+		step() { say "domu $n debian $*"; }
+		if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+			step boot=failed; return 1
+		fi
+		domid=$(xl domid "$n")
+		step boot=ok domid=$domid
+		if ! wait_log "$log" 'PVOPS-HARNESS: sync synced ' 1 $((tmo * 10)) "$n"; then
+			stuck_dump "$n"; step writing=failed; xl destroy "$n"; return 1
+		fi
+		if ! same_dom "$n" $domid; then
+			step writing=failed restarted_as=$(xl domid "$n" 2>/dev/null || echo none)
+			xl destroy "$n"; return 1
+		fi
+		step writing=ok
+		sleep $(awk -v s=$k 'BEGIN { srand(); printf "%.1f", 0.5 + 4 * rand() }')
+		xl destroy "$n"
+		if ! gone_within 600 xl domid "$n"; then
+			step destroy=failed; return 1
+		fi
+		records=$(sed -n 's/.*PVOPS-HARNESS: sync synced \([0-9]*\).*/\1/p' "$log" | tail -1)
+		bad=$(grep -c 'PVOPS-HARNESS: sync write=failed' "$log")
+		step destroy=ok records=$records
+		why=
+		if [ "$bad" != 0 ] || ! sync_check "$n" "$records"; then
+			step intact=failed records=$records ${why:-write=failed}; return 1
+		fi
+		step intact=ok records=$records
+		k=$((k + 1))
+	done
+}
