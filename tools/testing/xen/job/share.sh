@@ -5,8 +5,8 @@
 # "b" over eight; dom0 counts what each delivered (job/sink.c) in windows
 # of 10 s, with the sharing settings netback reads from the backend node
 # changed live between them (netback_share.h), while dom0 is capped at
-# half a CPU (credit2) so that its CPU, which netback shares, is what
-# the senders compete for:
+# half a CPU (credit2, SHARE_DOM0_CAP) so that its CPU, which netback
+# shares, is what the senders compete for:
 #   none   no settings (upstream's behaviour)
 #   w11    share-weight 1 and 1
 #   w31    a 3, b 1
@@ -15,7 +15,8 @@
 #   cap    a's toolstack rate (rate=BYTES,USEC) at 20% of that, no weights
 # Each window also says how long dom0's CPU was busy and how long Xen
 # held it back (its cap): a total that falls while dom0 stays as busy is
-# work that costs more, not CPU left idle.  The senders raise their TCP
+# work that costs more, not CPU left idle; and the CPU seconds each
+# guest ran, against the window's 10.  The senders raise their TCP
 # small queues (rootfs/guest-init), so that one stream is not held to a
 # few packets in flight while netback holds it.
 # The harness judges the shares (harness_share.judge_share); against the
@@ -23,6 +24,7 @@
 # Sourced by run.sh, the job harness_job.make_job() writes for dom0.
 
 SHARE_SINK=/dev/shm/pvops-sink.txt
+SHARE_DOM0_CAP=50	# % of a CPU
 
 # share_bytes ADDR: what ADDR delivered so far.
 share_bytes() {
@@ -38,15 +40,15 @@ share_cpu() {
 # share_window PHASE: 10 s of both guests' sending, said as one line,
 # with the time dom0's CPU was busy and the time Xen held it back.
 share_window() {
-	local a0 b0 a1 b1 t0 t1 c0 c1
+	local a0 b0 a1 b1 t0 t1 c0 c1 ac0 bc0
 	a0=$(share_bytes 169.254.1.1) b0=$(share_bytes 169.254.1.2)
-	c0=$(share_cpu)
+	c0=$(share_cpu) ac0=$(dom_cpu $da) bc0=$(dom_cpu $db)
 	clock_cs; t0=$cs_now
 	sleep 10
 	a1=$(share_bytes 169.254.1.1) b1=$(share_bytes 169.254.1.2)
 	c1=$(share_cpu)
 	clock_cs; t1=$cs_now
-	say "share $sname phase=$1 a=$((a1 - a0)) b=$((b1 - b0)) cs=$((t1 - t0)) busy=$((${c1% *} - ${c0% *})) stolen=$((${c1#* } - ${c0#* }))"
+	say "share $sname phase=$1 a=$((a1 - a0)) b=$((b1 - b0)) cs=$((t1 - t0)) busy=$((${c1% *} - ${c0% *})) stolen=$((${c1#* } - ${c0#* })) a_cpu_s=$(sub $(dom_cpu $da) $ac0) b_cpu_s=$(sub $(dom_cpu $db) $bc0)"
 	share_last=$(((a1 - a0) + (b1 - b0)))
 }
 
@@ -84,8 +86,9 @@ run_share() {
 		ba=/local/domain/0/backend/vif/$da/0 bb=/local/domain/0/backend/vif/$db/0
 		step "domids a=$da b=$db"
 		# dom0's CPU, which netback shares, must be what the senders
-		# compete for: half a CPU, while the guests have more.
-		xl sched-credit2 -d 0 -c 50
+		# compete for, while the guests have more.
+		xl sched-credit2 -d 0 -c $SHARE_DOM0_CAP
+		step "dom0-cap-percent=$SHARE_DOM0_CAP"
 		sleep 3
 		share_window none
 		xenstore-write $ba/share-weight 1 $bb/share-weight 1
