@@ -37,18 +37,26 @@ share_cpu() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $9; exit }' /proc/stat
 }
 
+# share_nb DOMID: the bytes netback charged the domain's vif so far
+# (share_stats; it counts only while the vif has a setting).
+share_nb() {
+	awk '{ print $2 }' /sys/bus/xen-backend/devices/vif-$1-0/share_stats 2>/dev/null
+}
+
 # share_window PHASE: 10 s of both guests' sending, said as one line,
-# with the time dom0's CPU was busy and the time Xen held it back.
+# with the time dom0's CPU was busy and the time Xen held it back, the
+# CPU seconds each guest ran, and the bytes netback charged each vif.
 share_window() {
-	local a0 b0 a1 b1 t0 t1 c0 c1 ac0 bc0
+	local a0 b0 a1 b1 t0 t1 c0 c1 ac0 bc0 an0 bn0
 	a0=$(share_bytes 169.254.1.1) b0=$(share_bytes 169.254.1.2)
 	c0=$(share_cpu) ac0=$(dom_cpu $da) bc0=$(dom_cpu $db)
+	an0=$(share_nb $da) bn0=$(share_nb $db)
 	clock_cs; t0=$cs_now
 	sleep 10
 	a1=$(share_bytes 169.254.1.1) b1=$(share_bytes 169.254.1.2)
 	c1=$(share_cpu)
 	clock_cs; t1=$cs_now
-	say "share $sname phase=$1 a=$((a1 - a0)) b=$((b1 - b0)) cs=$((t1 - t0)) busy=$((${c1% *} - ${c0% *})) stolen=$((${c1#* } - ${c0#* })) a_cpu_s=$(sub $(dom_cpu $da) $ac0) b_cpu_s=$(sub $(dom_cpu $db) $bc0)"
+	say "share $sname phase=$1 a=$((a1 - a0)) b=$((b1 - b0)) cs=$((t1 - t0)) busy=$((${c1% *} - ${c0% *})) stolen=$((${c1#* } - ${c0#* })) a_cpu_s=$(sub $(dom_cpu $da) $ac0) b_cpu_s=$(sub $(dom_cpu $db) $bc0) a_charged=$(($(share_nb $da) - an0)) b_charged=$(($(share_nb $db) - bn0))"
 	share_last=$(((a1 - a0) + (b1 - b0)))
 }
 
