@@ -138,16 +138,21 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
     """Run QEMU until it exits or @timeout; echo harness lines as they come.
 
     With @stall, the machine must print a harness line at least every
-    @stall seconds (dom0 says "alive" every 30 s), or it is taken for hung
-    and stopped.  Before a hung or timed-out machine is stopped, its CPUs'
-    registers go to serial.log.cpus, when @cmd opened a monitor on the
-    Unix socket @monitor, and Xen is asked for its state (XEN_KEYS) when
-    the serial line is the Unix socket @console.
+    @stall seconds (dom0 says "alive" every 30 s).  When it has not, its
+    CPUs' registers go to serial.log.cpus (when @cmd opened a monitor on
+    the Unix socket @monitor) and Xen is asked for its state (XEN_KEYS,
+    when the serial line is the Unix socket @console); if it still says
+    nothing for STALL_GRACE seconds more, it is taken for hung and
+    stopped.  One that speaks again was frozen, not hung (the whole
+    emulated machine has stopped for minutes and come back, Xen's own
+    timer with it): that is logged, and it goes on.  A timed-out machine
+    is dumped the same way before it is stopped.
 
     Returns (exited_in_time, seconds); exited_in_time is None for a hung
     machine, False for one that ran out of time.
     """
     start = last = time.monotonic()
+    dumped = False
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL,
                             stderr=open(serial + '.qemu-stderr', 'w'))
@@ -167,20 +172,39 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
             seen += cut
             for line in data[:cut].decode(errors='replace').splitlines():
                 if MARK in line:
+                    if dumped:
+                        log(f'dom0 spoke again after '
+                            f'{time.monotonic() - last:.0f} s of silence: '
+                            'not hung, only silent (the state '
+                            f'dumped meanwhile: {serial}.cpus and the end '
+                            f'of {serial} before this line); going on')
+                        dumped = False
                     last = time.monotonic()
                     said = line[line.index(MARK) + len(MARK):]
                     if not said.startswith('alive '):
                         print('    ' + said, flush=True)
         if done:
             return True, time.monotonic() - start
-        hung = stall and time.monotonic() - last > stall
-        if hung or time.monotonic() - start > timeout:
+        silent = time.monotonic() - last
+        if stall and silent > stall and not dumped:
+            log(f'no line from dom0 for {stall} s: its state goes to '
+                f'{serial}.cpus; hung unless it speaks within '
+                f'{STALL_GRACE} s')
             if console:
                 xen_debug_keys(console, serial)
             if monitor:
                 monitor_dump(monitor, serial + '.cpus', serial)
+            dumped = True
+            continue
+        hung = stall and silent > stall + STALL_GRACE
+        if hung or time.monotonic() - start > timeout:
+            if console and not hung:
+                xen_debug_keys(console, serial)
+            if monitor and not hung:
+                monitor_dump(monitor, serial + '.cpus', serial)
             if hung:
-                log(f'no line from dom0 for {stall} s: taken for hung; '
+                log(f'no line from dom0 for {stall + STALL_GRACE} s: taken '
+                    'for hung; '
                     f'its CPUs: {serial}.cpus' +
                     (f'; Xen\'s state at the end of {serial}' if console
                      else ''))
@@ -207,8 +231,10 @@ def run_native(scen, kernels, assets, logdir):
     return judge_native(scen, d, in_time, secs, cut)
 
 
-# dom0 says "alive" every 30 s; this long without a line, it is hung.
+# dom0 says "alive" every 30 s; this long without a line, its state is
+# dumped, and STALL_GRACE more, it is hung.
 STALL = int(os.environ.get('XEN_PVOPS_STALL', '300'))
+STALL_GRACE = 60
 
 
 def run_xen(dom0_kernel, scens, kernels, assets, logdir):
@@ -268,7 +294,8 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     if in_time is None or (not in_time and cut):
         for r in results:
             if not r.ok:
-                r.why += (f' (the machine hung: no line from dom0 for {STALL}'
+                r.why += (f' (the machine hung: no line from dom0 for '
+                          f'{STALL + STALL_GRACE}'
                           f' s; its CPUs: {serial}.cpus)' if in_time is None
                           else ' (the run was stopped at make check\'s '
                           'deadline)')
