@@ -105,7 +105,10 @@ def monitor_dump(sock, path, serial=None):
 # given Xen the serial input: every vCPU of every domain with its pending
 # events ('q'), dom0's registers and stack ('0'), event channels ('e'),
 # timers ('a'), run queues ('r') and each CPU's registers ('d').
-XEN_KEYS = b'\x01\x01\x01' + b'q0eard'
+# Three CTRL-a give the serial line to Xen and three more give it back
+# to dom0, so that a second dump (a machine that was only silent, then
+# hangs) reaches Xen too.
+XEN_KEYS = b'\x01\x01\x01' + b'q0eard' + b'\x01\x01\x01'
 
 
 def xen_debug_keys(sock, serial):
@@ -198,9 +201,9 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
             continue
         hung = stall and silent > stall + STALL_GRACE
         if hung or time.monotonic() - start > timeout:
-            if console and not hung:
+            if console and not dumped:
                 xen_debug_keys(console, serial)
-            if monitor and not hung:
+            if monitor and not dumped:
                 monitor_dump(monitor, serial + '.cpus', serial)
             if hung:
                 log(f'no line from dom0 for {stall + STALL_GRACE} s: taken '

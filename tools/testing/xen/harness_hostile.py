@@ -296,8 +296,8 @@ def judge_hostfe(s, out, serial):
     every case ended as its line in rootfs/host{fe,nf}-cases says, the
     healthy disk read back intact (disks), a bystander domU beside it kept
     reading its disk and pinging dom0 throughout, and once both are
-    destroyed dom0 holds nothing of them and logged no bug.  Against the reference
-    dom0, a survey: how each case ended."""
+    destroyed dom0 holds nothing of them and logged no bug.  Against the
+    reference dom0, a survey: how each case ended."""
     kind = 'vif' if s.hostnf else 'vbd'
     # Only this scenario's lines: from its start to its done.
     text = read(serial)

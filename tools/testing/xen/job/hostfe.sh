@@ -94,14 +94,19 @@ bystander_start() {
 	dd if=/dev/urandom of=/dev/shm/bystander.img bs=1M count=4 2>/dev/null
 	bysum=$(sha256sum < /dev/shm/bystander.img | cut -d' ' -f1)
 	byloop=$(losetup -f --show /dev/shm/bystander.img) || {
-		step "FAILED: no loop device for the bystander"; return 1; }
+		step "FAILED: no loop device for the bystander"
+		rm -f /dev/shm/bystander.img
+		return 1
+	}
 	if ! timeout -k 5 180 xl create -q /job/cfg/bystander.cfg "name=\"$by\"" \
 			"disk=['format=raw, vdev=xvda, access=ro, script=/job/hotplug-block, target=$byloop']" \
 			"vif=['bridge=xenbr0, script=/job/hotplug-vif']" > "/job/out/$by.create.log" 2>&1 ||
 	   ! wait_log "$bylog" 'PVOPS-HARNESS: bystander round=1 ' 1 1200 "$by"; then
 		step "FAILED: the bystander did not start (see console/guest-$by.log)"
 		xl destroy "$by" > /dev/null 2>&1
+		gone_within 100 xl domid "$by"
 		losetup -d "$byloop"
+		rm -f /dev/shm/bystander.img
 		return 1
 	fi
 	(while :; do

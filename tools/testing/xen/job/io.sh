@@ -177,7 +177,7 @@ run_debian_destroy() {
 			xl destroy "$n"; return 1
 		fi
 		step writing=ok
-		sleep $(awk -v s=$k 'BEGIN { srand(); printf "%.1f", 0.5 + 4 * rand() }')
+		sleep $(awk 'BEGIN { srand(); printf "%.1f", 0.5 + 4 * rand() }')
 		xl destroy "$n"
 		if ! gone_within 600 xl domid "$n"; then
 			step destroy=failed; return 1

@@ -15,8 +15,9 @@
 #   cap    a's toolstack rate (rate=BYTES,USEC) at 20% of that, no weights
 # Each window also says how long dom0's CPU was busy and how long Xen
 # held it back (its cap): a total that falls while dom0 stays as busy is
-# work that costs more, not CPU left idle; and the CPU seconds each
-# guest ran, against the window's 10.  The senders raise their TCP
+# work that costs more, not CPU left idle; the CPU seconds each guest
+# ran, against the window's length; and the bytes netback charged each
+# vif, against what the sink got.  The senders raise their TCP
 # small queues (rootfs/guest-init), so that one stream is not held to a
 # few packets in flight while netback holds it.
 # The harness judges the shares (harness_share.judge_share); against the
