@@ -11,10 +11,12 @@
  * Granting writes frame and domid, then (after a write barrier) flags,
  * so Xen never sees a half-written grant.  Taking a grant back swaps the
  * flags to 0 only if Xen does not have GTF_reading or GTF_writing set
- * (a compare-and-exchange), so a page the grantee still uses is never
- * reused.  gnttab_end_foreign_access() on such a grant parks the
- * reference and its page on a list retried every second, and frees them
- * when the grantee lets go.
+ * (a compare-and-exchange, sync_ so that it keeps its LOCK prefix on a
+ * kernel booted with one CPU: Xen sets those bits from another physical
+ * CPU), so a page the grantee still uses is never reused.
+ * gnttab_end_foreign_access() on such a grant parks the reference and its
+ * page on a list retried every second, and frees them when the grantee
+ * lets go.
  *
  * debugfs file xen/grants shows how many references are in use (granted
  * or reserved by a driver), how many of those wait on a grantee that
@@ -25,6 +27,7 @@
  * callbacks and growth) -> gnttab_deferred_lock.  Free callbacks run
  * after gnttab_lock is dropped.
  */
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/init.h>
@@ -444,7 +447,7 @@ int gnttab_end_foreign_access_ref(grant_ref_t ref)
 	do {
 		if (gref_revoke_flags(old))
 			return 0;
-	} while (!try_cmpxchg(flags, &old, 0));
+	} while (!sync_try_cmpxchg(flags, &old, 0));
 	return 1;
 }
 EXPORT_SYMBOL_GPL(gnttab_end_foreign_access_ref);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Lint our kernel files: checkpatch --strict, kernel-doc, and sparse (C=2)
-# with W=1.  Any finding fails.
+# Lint our kernel files: checkpatch --strict, kernel-doc, sparse (C=2)
+# with W=1, and no LOCK a one-CPU kernel patches out on memory shared with
+# Xen.  Any finding fails.
 #
 # Usage: lint.sh REPO TREE OUT
 #   TREE: our overlaid source tree; OUT: its configured build directory.
@@ -98,6 +99,16 @@ ctargets=$(cd "$tree" && for obj in "${targets[@]}"; do
 	[ -f "${obj%.o}.c" ] && echo "$obj"; done | grep -c . || true)
 echo "lint: sparse and W=1: $checked C files checked (targets: $ctargets), $n finding(s) in our files, $errs error line(s) overall"
 [ "$n" = 0 ] && [ "$errs" = 0 ] && [ "$checked" -ge "$ctargets" ] || fail=1
+
+# --- memory shared with Xen -----------------------------------------------------
+# Its read-modify-writes must stay locked on a one-CPU kernel
+# (shared-locks.py): the FIFO event words, the 2-level bitmaps, grant flags.
+e2l=drivers/xen/events/events_2l.o
+python3 "$repo/scripts/pvops/shared-locks.py" "$out" \
+	drivers/xen/events/events_fifo.o \
+	$e2l:evtchn_2l_clear_pending $e2l:evtchn_2l_set_pending \
+	$e2l:evtchn_2l_mask $e2l:evtchn_2l_unmask $e2l:evtchn_2l_handle_events \
+	drivers/xen/grant-table.o:gnttab_end_foreign_access_ref || fail=1
 
 if [ $fail = 0 ]; then
 	echo "lint: OK"

@@ -21,8 +21,16 @@
  *
  * Locking: the array grows under the core's binding lock; a page is
  * published before Xen is told of it, so the upcall, which reads the
- * array without a lock, finds every port Xen can queue.  Event words are
- * changed only by atomic operations, since Xen changes them too.
+ * array without a lock, finds every port Xen can queue.
+ *
+ * Xen changes the event words from any physical CPU while this kernel
+ * runs, so every read-modify-write of a word here is a
+ * sync_try_cmpxchg(), locked whatever the number of CPUs.  The atomic_
+ * and plain bitops are not enough: a kernel that boots with
+ * one CPU (a dom0 with dom0_max_vcpus=1, say) has their LOCK prefixes
+ * patched out, and an unlocked compare-and-exchange that races with
+ * Xen linking the next event behind this word writes the word back
+ * without Xen's link, which orphans the rest of the queue.
  */
 #include <linux/atomic.h>
 #include <linux/cpu.h>
@@ -63,11 +71,27 @@ static unsigned int evtchn_fifo_nr_channels(void)
 	return READ_ONCE(evtchn_fifo_pages) * EVTCHN_FIFO_WORDS_PER_PAGE;
 }
 
-static atomic_t *evtchn_fifo_word(evtchn_port_t port)
+static event_word_t *evtchn_fifo_word(evtchn_port_t port)
 {
 	event_word_t *page = evtchn_fifo_array[port / EVTCHN_FIFO_WORDS_PER_PAGE];
 
-	return (atomic_t *)(page + port % EVTCHN_FIFO_WORDS_PER_PAGE);
+	return page + port % EVTCHN_FIFO_WORDS_PER_PAGE;
+}
+
+/*
+ * Set @set and clear @clear in an event word, in one locked exchange.
+ * Not the sync_ bitops: on x86-64 they change the 8 bytes of a long,
+ * which for the odd ports is this word and the next, across a cache line
+ * or the end of the array's page for the last of each.
+ */
+static void evtchn_fifo_change(evtchn_port_t port, event_word_t set,
+			       event_word_t clear)
+{
+	event_word_t *word = evtchn_fifo_word(port);
+	event_word_t old = READ_ONCE(*word);
+
+	while (!sync_try_cmpxchg(word, &old, (old | set) & ~clear))
+		;
 }
 
 static int evtchn_fifo_setup(evtchn_port_t port)
@@ -105,29 +129,29 @@ static int evtchn_fifo_setup(evtchn_port_t port)
 
 static void evtchn_fifo_clear_pending(evtchn_port_t port)
 {
-	atomic_andnot(BIT(EVTCHN_FIFO_PENDING), evtchn_fifo_word(port));
+	evtchn_fifo_change(port, 0, BIT(EVTCHN_FIFO_PENDING));
 }
 
 static void evtchn_fifo_set_pending(evtchn_port_t port)
 {
-	atomic_or(BIT(EVTCHN_FIFO_PENDING), evtchn_fifo_word(port));
+	evtchn_fifo_change(port, BIT(EVTCHN_FIFO_PENDING), 0);
 }
 
 static bool evtchn_fifo_is_pending(evtchn_port_t port)
 {
-	return atomic_read(evtchn_fifo_word(port)) & BIT(EVTCHN_FIFO_PENDING);
+	return READ_ONCE(*evtchn_fifo_word(port)) & BIT(EVTCHN_FIFO_PENDING);
 }
 
 static void evtchn_fifo_mask(evtchn_port_t port)
 {
-	atomic_or(BIT(EVTCHN_FIFO_MASKED), evtchn_fifo_word(port));
+	evtchn_fifo_change(port, BIT(EVTCHN_FIFO_MASKED), 0);
 }
 
 static void evtchn_fifo_unmask(evtchn_port_t port)
 {
-	atomic_t *word = evtchn_fifo_word(port);
+	event_word_t *word = evtchn_fifo_word(port);
 	struct evtchn_unmask unmask = { .port = port };
-	int old = atomic_read(word);
+	event_word_t old = READ_ONCE(*word);
 
 	for (;;) {
 		switch (evtchn_fifo_unmask_how(old)) {
@@ -138,11 +162,11 @@ static void evtchn_fifo_unmask(evtchn_port_t port)
 		case EVTCHN_FIFO_UNMASK_WAIT:
 			/* Xen clears BUSY within a few of its instructions. */
 			cpu_relax();
-			old = atomic_read(word);
+			old = READ_ONCE(*word);
 			continue;
 		case EVTCHN_FIFO_UNMASK_HERE:
-			if (atomic_try_cmpxchg(word, &old,
-					       old & ~BIT(EVTCHN_FIFO_MASKED)))
+			if (sync_try_cmpxchg(word, &old,
+					     old & ~BIT(EVTCHN_FIFO_MASKED)))
 				return;
 			continue;
 		}
@@ -155,8 +179,7 @@ static bool evtchn_fifo_dequeue(struct evtchn_fifo_control_block *cb,
 				unsigned int queue)
 {
 	evtchn_port_t port = heads->head[queue];
-	atomic_t *word;
-	int old;
+	event_word_t *word, old;
 
 	if (!port) {
 		/* Xen's head is written before the ready bit we saw. */
@@ -171,7 +194,7 @@ static bool evtchn_fifo_dequeue(struct evtchn_fifo_control_block *cb,
 	}
 
 	word = evtchn_fifo_word(port);
-	old = atomic_read(word);
+	old = READ_ONCE(*word);
 	if (unlikely(!(old & BIT(EVTCHN_FIFO_LINKED))) && heads->head[queue]) {
 		/*
 		 * Only we unlink, so a head of ours that is not on a queue
@@ -183,7 +206,7 @@ static bool evtchn_fifo_dequeue(struct evtchn_fifo_control_block *cb,
 		heads->head[queue] = 0;
 		return evtchn_fifo_dequeue(cb, heads, queue);
 	}
-	while (!atomic_try_cmpxchg(word, &old, evtchn_fifo_unlinked(old)))
+	while (!sync_try_cmpxchg(word, &old, evtchn_fifo_unlinked(old)))
 		;
 	heads->head[queue] = evtchn_fifo_link_of(old);
 

@@ -571,8 +571,8 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
 # moves (README).  Back in once the sharing holds with GSO senders.
 # dom0-ours-debian-io-pv-ours, -pv-ref and dom0-ours-hostfe were out of
 # the default set while our dom0 hung now and then at debian-io's xl
-# reboot (README): 23 of 23 passed since the timer VIRQ has a FIFO queue
-# of its own.
+# reboot: unlocked compare-and-exchanges on FIFO event words in a
+# one-vCPU dom0, since made sync_ (README).
 # Not in the default set: blkfront-bad-pvh-ours and netfront-bad-pvh-ours
 # (their PV twins are): in two whole runs of the default set the
 # emulator triple-faulted one of them, each time with Xen's own RIP
