@@ -33,6 +33,9 @@ XEN_ARGS = ('console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M '
 DOM0_ARGS = ('console=hvc0 earlyprintk=xen root=/dev/vda rw '
              'init=/sbin/pvops-dom0-init xen_blkback.max_queues=2 '
              'xen_netback.max_queues=2')
+# For experiments: more of dom0's command line (a module parameter, say).
+if os.environ.get('XEN_PVOPS_DOM0_EXTRA'):
+    DOM0_ARGS += ' ' + os.environ['XEN_PVOPS_DOM0_EXTRA']
 
 
 def dom0_args(kernel):
@@ -137,8 +140,15 @@ def xen_debug_keys(sock, serial):
         log(f'Xen debug keys: {e}')
 
 
-def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
+def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None,
+             progress=None):
     """Run QEMU until it exits or @timeout; echo harness lines as they come.
+
+    With @progress, dom0 must also print a line other than "alive" at
+    least every @progress seconds: a dom0 that ticks but whose job no
+    longer moves (a toolstack call that never returns) is dumped the
+    same way and stopped, rather than left to run into make check's
+    deadline with every scenario after it.
 
     With @stall, the machine must print a harness line at least every
     @stall seconds (dom0 says "alive" every 30 s).  When it has not, its
@@ -151,11 +161,20 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
     timer with it): that is logged, and it goes on.  A timed-out machine
     is dumped the same way before it is stopped.
 
-    Returns (exited_in_time, seconds); exited_in_time is None for a hung
-    machine, False for one that ran out of time.
+    Returns (exited_in_time, seconds, why); exited_in_time is None for a
+    hung or stuck machine (@why says which), False for one that ran out
+    of time.
     """
-    start = last = time.monotonic()
+    start = last = moved = time.monotonic()
     dumped = False
+
+    def dump():
+        """Xen's state to the end of @serial, the CPUs' to .cpus."""
+        if console:
+            xen_debug_keys(console, serial)
+        if monitor:
+            monitor_dump(monitor, serial + '.cpus', serial)
+
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL,
                             stderr=open(serial + '.qemu-stderr', 'w'))
@@ -185,26 +204,33 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
                     last = time.monotonic()
                     said = line[line.index(MARK) + len(MARK):]
                     if not said.startswith('alive '):
+                        moved = last
                         print('    ' + said, flush=True)
         if done:
-            return True, time.monotonic() - start
+            return True, time.monotonic() - start, ''
         silent = time.monotonic() - last
+        if progress and time.monotonic() - moved > progress:
+            log(f'dom0 still ticks, but its job has said nothing for '
+                f'{progress} s: taken for stuck; its state goes to '
+                f'{serial}.cpus and the end of {serial}')
+            dump()
+            proc.kill()
+            proc.wait()
+            return None, time.monotonic() - start, (
+                f'the machine was stuck: dom0 ticked, but its job said '
+                f'nothing for {progress} s (XEN_PVOPS_PROGRESS); '
+                f'its CPUs: {serial}.cpus')
         if stall and silent > stall and not dumped:
             log(f'no line from dom0 for {stall} s: its state goes to '
                 f'{serial}.cpus; hung unless it speaks within '
                 f'{STALL_GRACE} s')
-            if console:
-                xen_debug_keys(console, serial)
-            if monitor:
-                monitor_dump(monitor, serial + '.cpus', serial)
+            dump()
             dumped = True
             continue
         hung = stall and silent > stall + STALL_GRACE
         if hung or time.monotonic() - start > timeout:
-            if console and not dumped:
-                xen_debug_keys(console, serial)
-            if monitor and not dumped:
-                monitor_dump(monitor, serial + '.cpus', serial)
+            if not dumped:
+                dump()
             if hung:
                 log(f'no line from dom0 for {stall + STALL_GRACE} s: taken '
                     'for hung; '
@@ -213,7 +239,10 @@ def run_qemu(cmd, serial, timeout, stall=None, monitor=None, console=None):
                      else ''))
             proc.kill()
             proc.wait()
-            return None if hung else False, time.monotonic() - start
+            return None if hung else False, time.monotonic() - start, (
+                f'the machine hung: no line from dom0 for '
+                f'{stall + STALL_GRACE} s; its CPUs: {serial}.cpus'
+                if hung else '')
 
 
 def run_native(scen, kernels, assets, logdir):
@@ -230,7 +259,7 @@ def run_native(scen, kernels, assets, logdir):
                   '-initrd', os.path.join(assets, 'guest.cpio.gz'),
                   '-append', 'console=ttyS0 panic=-1 loglevel=6 ' +
                   scen.cmdline]
-    in_time, secs = run_qemu(cmd, serial, timeout)
+    in_time, secs, _ = run_qemu(cmd, serial, timeout)
     return judge_native(scen, d, in_time, secs, cut)
 
 
@@ -238,6 +267,9 @@ def run_native(scen, kernels, assets, logdir):
 # dumped, and STALL_GRACE more, it is hung.
 STALL = int(os.environ.get('XEN_PVOPS_STALL', '300'))
 STALL_GRACE = 60
+# This long without a line of its job (the longest wait of a step is 900
+# s, a reboot's), a dom0 that still ticks is stuck.
+PROGRESS = int(os.environ.get('XEN_PVOPS_PROGRESS', '1200'))
 
 
 def run_xen(dom0_kernel, scens, kernels, assets, logdir):
@@ -284,8 +316,9 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
         # dom0's /dev/vdc; writes go to a throw-away overlay.
         cmd += ['-drive', 'file=' + os.path.join(assets, 'debian-domu.img')
                 + ',if=virtio,format=raw,snapshot=on']
-    in_time, secs = run_qemu(cmd, serial, budget, stall=STALL,
-                             monitor=monitor, console=console)
+    in_time, secs, why = run_qemu(cmd, serial, budget, stall=STALL,
+                                  monitor=monitor, console=console,
+                                  progress=PROGRESS)
     shutil.rmtree(sockdir, ignore_errors=True)
     # The job disk's out/ holds the domU consoles and dom0's reports.
     out = os.path.join(d, 'out')
@@ -297,9 +330,7 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     if in_time is None or (not in_time and cut):
         for r in results:
             if not r.ok:
-                r.why += (f' (the machine hung: no line from dom0 for '
-                          f'{STALL + STALL_GRACE}'
-                          f' s; its CPUs: {serial}.cpus)' if in_time is None
+                r.why += (f' ({why})' if in_time is None
                           else ' (the run was stopped at make check\'s '
                           'deadline)')
     if in_time is False:
