@@ -26,12 +26,15 @@
  * Before each pass the thread asks the sharing between vifs
  * (netback_share.c) whether it may go: a vif with a weight, a minimum
  * rate or a cap may wait there for the others; one with none of them
- * never does.
+ * never does.  A vif with a weight whose rings ran dry keeps its place
+ * for share_idle_grace_us (module parameter) before the others may run
+ * ahead of it.
  */
 
 #include <linux/etherdevice.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/ratelimit.h>
 #include <linux/skbuff.h>
@@ -663,6 +666,11 @@ static DECLARE_WAIT_QUEUE_HEAD(netback_share_wq);
 /* Longest a held thread sleeps before it asks again anyway. */
 #define NETBACK_SHARE_RECHECK_NS	(100 * NSEC_PER_MSEC)
 
+static unsigned int share_idle_grace_us = 5000;
+module_param(share_idle_grace_us, uint, 0644);
+MODULE_PARM_DESC(share_idle_grace_us,
+		 "How long a vif with a share-weight keeps its place once its rings ran dry, in microseconds, so that one paced by its round trip gets its weight (0: none; at most 100000)");
+
 static void netback_share_wake(void)
 {
 	WRITE_ONCE(netback_share_gen, netback_share_gen + 1);
@@ -703,8 +711,20 @@ void netback_share_stats(struct netback_vif *vif, u64 *bytes, u64 *held)
 	spin_unlock(&netback_share_lock);
 }
 
-/* The vif has no work left: it holds no one back. */
+/* The vif's rings ran dry: it keeps its place for the idle grace. */
 static void netback_share_idle(struct netback_vif *vif)
+{
+	u64 grace = min(READ_ONCE(share_idle_grace_us), 100000U);
+
+	spin_lock(&netback_share_lock);
+	netback_share.idle_grace_ns = grace * NSEC_PER_USEC;
+	if (netback_share_pause(&netback_share, &vif->share, ktime_get_ns()))
+		netback_share_wake();
+	spin_unlock(&netback_share_lock);
+}
+
+/* The vif is no longer served: it holds no one back from now on. */
+static void netback_share_leave(struct netback_vif *vif)
 {
 	spin_lock(&netback_share_lock);
 	if (netback_share_deactivate(&netback_share, &vif->share))
@@ -902,7 +922,7 @@ void netback_disconnect_rings(struct netback_vif *vif)
 		kthread_stop(vif->thread);
 		vif->thread = NULL;
 	}
-	netback_share_idle(vif);
+	netback_share_leave(vif);
 	netback_rx_purge(vif);
 	if (vif->irq) {
 		unbind_from_irqhandler(vif->irq, vif);

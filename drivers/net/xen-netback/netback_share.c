@@ -99,16 +99,45 @@ static bool netback_share_owed(struct netback_share_vif *v, u64 now)
 	return v->min_credit > 0;
 }
 
-/* Whether an active vif other than @v is owed its minimum rate now. */
+/* Whether an active vif other than @v, with work, is owed its minimum. */
 static bool netback_share_other_owed(struct netback_share *share,
 				     struct netback_share_vif *v, u64 now)
 {
 	struct netback_share_vif *o;
 
 	list_for_each_entry(o, &share->active, node)
-		if (o != v && netback_share_owed(o, now))
+		if (o != v && !o->lingering && netback_share_owed(o, now))
 			return true;
 	return false;
+}
+
+/* Let the vifs whose idle grace ended by @now go; true if one did. */
+static bool netback_share_expire(struct netback_share *share, u64 now)
+{
+	struct netback_share_vif *o, *n;
+	bool gone = false;
+
+	list_for_each_entry_safe(o, n, &share->active, node) {
+		if (o->lingering && now >= o->linger_end) {
+			netback_share_deactivate(share, o);
+			gone = true;
+		}
+	}
+	return gone;
+}
+
+/* Nanoseconds until the first idle grace ends; NETBACK_SHARE_WAKE if none. */
+static u64 netback_share_linger_left(const struct netback_share *share,
+				     u64 now)
+{
+	const struct netback_share_vif *o;
+	u64 left = NETBACK_SHARE_WAKE;
+
+	list_for_each_entry(o, &share->active, node)
+		if (o->lingering)
+			left = min(left, o->linger_end > now ?
+					 o->linger_end - now : 1);
+	return left;
 }
 
 /*
@@ -151,6 +180,17 @@ static u64 netback_share_allowance(struct netback_share *share,
 							       NETBACK_SHARE_MAX_WEIGHT));
 	}
 	return max_t(u64, allow, 1);
+}
+
+/* Whether a vif waits for the others. */
+static bool netback_share_any_waiting(const struct netback_share *share)
+{
+	const struct netback_share_vif *o;
+
+	list_for_each_entry(o, &share->active, node)
+		if (o->waiting)
+			return true;
+	return false;
 }
 
 /* Whether a vif that waits for the others may go now. */
@@ -253,13 +293,19 @@ void netback_share_set(struct netback_share *share,
  * NETBACK_SHARE_IDLE_LAGS of its lags behind the lowest virtual time
  * among them: a vif whose ring ran dry between two bursts keeps its
  * place, but what it did not use while idle longer is not owed to it.
- * Nothing for one already active or with neither.
+ * One in its idle grace goes on where it was.  Nothing for one already
+ * active or with neither.
  */
 void netback_share_activate(struct netback_share *share,
 			    struct netback_share_vif *v)
 {
 	u64 low, credit;
 
+	if (v->lingering) {
+		/* Back within its grace: as if it had never gone. */
+		v->lingering = false;
+		return;
+	}
 	if (v->active || (!v->weight && !v->min_rate))
 		return;
 	if (v->weight) {
@@ -273,9 +319,12 @@ void netback_share_activate(struct netback_share *share,
 }
 
 /**
- * netback_share_deactivate() - a vif has no work left
+ * netback_share_deactivate() - a vif leaves the active ones now
  * @share: the sharing
  * @v: its part
+ *
+ * For a vif that is no longer served (and for one whose idle grace
+ * ended); a vif whose rings merely ran dry pauses instead.
  *
  * Return: true when vifs wait for the others: the lowest virtual time
  * may have moved, and they should look again.
@@ -283,18 +332,40 @@ void netback_share_activate(struct netback_share *share,
 bool netback_share_deactivate(struct netback_share *share,
 			      struct netback_share_vif *v)
 {
-	struct netback_share_vif *o;
-
 	if (!v->active)
 		return false;
 	share->vclock = max(share->vclock, netback_share_lowest(share));
 	list_del_init(&v->node);
 	v->active = false;
 	v->waiting = false;
-	list_for_each_entry(o, &share->active, node)
-		if (o->waiting)
-			return true;
-	return false;
+	v->lingering = false;
+	return netback_share_any_waiting(share);
+}
+
+/**
+ * netback_share_pause() - a vif's rings ran dry
+ * @share: the sharing
+ * @v: its part
+ * @now: the time, in nanoseconds
+ *
+ * A vif with a weight keeps its place among the active ones for
+ * @share->idle_grace_ns, holding back those ahead of it, unless it has
+ * work again by then (netback_share_activate()); any other leaves now.
+ *
+ * Return: true when vifs wait for the others: they should look again
+ * (for how long the grace holds them, or whether the vif left).
+ */
+bool netback_share_pause(struct netback_share *share,
+			 struct netback_share_vif *v, u64 now)
+{
+	if (!v->active || v->lingering)
+		return false;
+	if (!v->weight || !share->idle_grace_ns)
+		return netback_share_deactivate(share, v);
+	v->lingering = true;
+	v->waiting = false;
+	v->linger_end = now + share->idle_grace_ns;
+	return netback_share_any_waiting(share);
 }
 
 /**
@@ -305,13 +376,16 @@ bool netback_share_deactivate(struct netback_share *share,
  *
  * Return: 0 when it may, with the bytes its pass may move in @v->allow;
  * otherwise how many nanoseconds to wait at most before asking again
- * (until a bucket refills), or NETBACK_SHARE_WAKE to wait until another
- * vif is charged or leaves.  A vif over its cap no longer holds back the
- * vifs behind it: the caller wakes them.
+ * (until a bucket refills or an idle grace ends), or NETBACK_SHARE_WAKE
+ * to wait until another vif is charged, pauses or leaves.  A vif over its
+ * cap no longer holds back the vifs behind it: the caller wakes them.
  */
 u64 netback_share_delay(struct netback_share *share,
 			struct netback_share_vif *v, u64 now)
 {
+	u64 wait;
+
+	netback_share_expire(share, now);
 	v->waiting = false;
 	if (v->cap_bytes) {
 		netback_share_refill(&v->cap_credit, &v->cap_stamp, now,
@@ -335,9 +409,11 @@ u64 netback_share_delay(struct netback_share *share,
 		return 0;
 	}
 	v->waiting = true;
-	return v->min_rate ? netback_share_until(v->min_credit, v->min_rate,
+	wait = v->min_rate ? netback_share_until(v->min_credit, v->min_rate,
 						 NSEC_PER_SEC) :
 			     NETBACK_SHARE_WAKE;
+	/* A vif in its idle grace may be what holds it: look at its end. */
+	return min(wait, netback_share_linger_left(share, now));
 }
 
 /**
@@ -357,9 +433,10 @@ bool netback_share_charge(struct netback_share *share,
 			  struct netback_share_vif *v, u64 bytes, u64 now)
 {
 	u64 covered = 0;
+	bool expired = netback_share_expire(share, now);
 
 	if (!bytes)
-		return false;
+		return expired;
 	v->bytes += bytes;
 	bytes = min(bytes, NETBACK_SHARE_BYTES_MAX);
 	if (v->cap_bytes)
@@ -376,7 +453,7 @@ bool netback_share_charge(struct netback_share *share,
 				      -netback_share_min_burst(v));
 	}
 	if (!v->active)
-		return false;
+		return expired;
 	if (v->weight && covered < bytes)
 		v->vtime += div_u64((bytes - covered) * NETBACK_SHARE_MAX_WEIGHT,
 				    v->weight);

@@ -24,6 +24,14 @@
  *     lowest virtual time of the active ones: a ring that ran dry
  *     between two bursts does not cost a vif its place, but idle time
  *     is not saved up.
+ *   idle grace: a vif with a weight whose rings ran dry stays among the
+ *     active ones for @idle_grace_ns more (netback_share_pause()), so
+ *     that those ahead of it still wait.  A vif whose sender is paced by
+ *     its round trip (one TCP flow) goes idle between bursts far more
+ *     often than for longer than a moment; without the grace each of
+ *     those moments is given to the others and such a vif gets much less
+ *     than its weight.  The grace costs the others what the vif leaves
+ *     unused within it, and nothing to vifs without a weight.
  *
  * A vif with neither weight nor minimum rate (the default) is outside the
  * sharing: it is never held back by it and holds no one back, as in
@@ -63,6 +71,7 @@
  * @active: it is
  * @capped: it waits for its cap: it counts for no one's lead meanwhile
  * @waiting: it waits for the others (minimum rates or weights)
+ * @lingering: it has no work, but keeps its place until @linger_end
  * @allow: bytes its pass may move, set when it may go
  * @weight: its weight, 0 for none
  * @min_rate: bytes a second it is served first, 0 for none
@@ -74,6 +83,7 @@
  * @min_stamp: when @min_credit was last brought up to date
  * @cap_credit: bytes it may still move within its cap
  * @cap_stamp: when @cap_credit was last brought up to date
+ * @linger_end: when its idle grace ends
  * @bytes: bytes charged, all told
  * @held: passes it waited for, all told (counted by the caller)
  */
@@ -82,6 +92,7 @@ struct netback_share_vif {
 	bool active;
 	bool capped;
 	bool waiting;
+	bool lingering;
 	u32 weight;
 	u64 allow;
 	u64 min_rate;
@@ -92,19 +103,24 @@ struct netback_share_vif {
 	u64 min_stamp;
 	s64 cap_credit;
 	u64 cap_stamp;
+	u64 linger_end;
 	u64 bytes;
 	u64 held;
 };
 
 /**
  * struct netback_share - the vifs that share
- * @active: those with a weight that have work
+ * @active: those with a weight or a minimum rate that have work, or are
+ *	in their idle grace
  * @vclock: the lowest virtual time of the active ones when the last
  *	left, where the next to come starts
+ * @idle_grace_ns: how long a vif with a weight keeps its place once its
+ *	rings ran dry; 0 for not at all.  The caller sets it.
  */
 struct netback_share {
 	struct list_head active;
 	u64 vclock;
+	u64 idle_grace_ns;
 };
 
 void netback_share_init(struct netback_share *share);
@@ -116,6 +132,8 @@ void netback_share_activate(struct netback_share *share,
 			    struct netback_share_vif *v);
 bool netback_share_deactivate(struct netback_share *share,
 			      struct netback_share_vif *v);
+bool netback_share_pause(struct netback_share *share,
+			 struct netback_share_vif *v, u64 now);
 u64 netback_share_delay(struct netback_share *share,
 			struct netback_share_vif *v, u64 now);
 bool netback_share_charge(struct netback_share *share,

@@ -66,7 +66,7 @@ static bool model_run(struct model *m, unsigned int ms)
 		next = NETBACK_SHARE_WAKE;
 		for (i = 0; i < NVIF; i++) {
 			if (!m->pass[i] || m->now < m->until[i]) {
-				netback_share_deactivate(&m->share, &m->v[i]);
+				netback_share_pause(&m->share, &m->v[i], m->now);
 				if (m->pass[i])
 					next = min(next, m->until[i] - m->now);
 				continue;
@@ -181,26 +181,36 @@ static void share_idle_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_is_singular(&m.share.active));
 }
 
+/*
+ * Vif 0 one flow whose ring runs dry after every 20 packets, for 0.1 ms,
+ * vif 1 always busy, weighed 3:1.
+ */
+static void model_bursty(struct model *m)
+{
+	model_init(m);
+	m->pass[0] = 1514;
+	m->burst[0] = 20;
+	m->pause_ns[0] = 100 * NSEC_PER_USEC;
+	m->pass[1] = 64 * 1514;
+	model_set(m, 0, 3, 0, 0, 0);
+	model_set(m, 1, 1, 0, 0, 0);
+}
+
 static void share_bursty_test(struct kunit *test)
 {
 	struct model m;
 
 	/*
 	 * One flow whose ring runs dry after every 20 packets, for 0.1
-	 * ms, against a vif that always has work, weighed 3:1.  While it
+	 * ms, against a vif that always has work, weighed 3:1, with no
+	 * idle grace (share_grace_test has one).  While it
 	 * pauses the other goes on, by one lag of 32 KiB (the model has
 	 * one server and no preemption: that pass runs whole); when it
 	 * comes back it keeps its place and the other waits.  So each of
 	 * its 30,280 bytes is met by 32,768 of the other's: 48%, where
 	 * without the credit for its pause it would get under 30%.
 	 */
-	model_init(&m);
-	m.pass[0] = 1514;
-	m.burst[0] = 20;
-	m.pause_ns[0] = 100 * NSEC_PER_USEC;
-	m.pass[1] = 64 * 1514;
-	model_set(&m, 0, 3, 0, 0, 0);
-	model_set(&m, 1, 1, 0, 0, 0);
+	model_bursty(&m);
 	KUNIT_ASSERT_TRUE(test, model_run(&m, 2000));
 	KUNIT_EXPECT_GE(test, permille(&m, 0), 450);
 	KUNIT_EXPECT_LE(test, permille(&m, 0), 510);
@@ -211,6 +221,56 @@ static void share_bursty_test(struct kunit *test)
 	m.pause_ns[0] = 20 * NSEC_PER_MSEC;
 	KUNIT_ASSERT_TRUE(test, model_run(&m, 2000));
 	KUNIT_EXPECT_LE(test, permille(&m, 0), 10);
+}
+
+static void share_grace_test(struct kunit *test)
+{
+	struct model m;
+
+	/*
+	 * The bursty flow of share_bursty_test with an idle grace of 1 ms,
+	 * ten times its pauses: the other waits each pause out, and the
+	 * flow gets its weight's 3/4.  The link idles meanwhile: a pause
+	 * in each 1 ms or so.
+	 */
+	model_bursty(&m);
+	m.share.idle_grace_ns = NSEC_PER_MSEC;
+	KUNIT_ASSERT_TRUE(test, model_run(&m, 2000));
+	KUNIT_EXPECT_GE(test, permille(&m, 0), 730);
+	KUNIT_EXPECT_LE(test, permille(&m, 0), 770);
+	KUNIT_EXPECT_GE(test, m.moved[0] + m.moved[1], (u64)LINK * 2000 * 85 / 100);
+
+	/*
+	 * Pauses longer than the grace: the other loses one grace to each,
+	 * and the flow is owed nothing for the rest.
+	 */
+	m.burst[0] = 1;
+	m.done[0] = 0;
+	m.pause_ns[0] = 20 * NSEC_PER_MSEC;
+	KUNIT_ASSERT_TRUE(test, model_run(&m, 2000));
+	KUNIT_EXPECT_LE(test, permille(&m, 0), 10);
+	KUNIT_EXPECT_GE(test, m.moved[1], (u64)LINK * 2000 * 93 / 100);
+
+	/* A vif without a weight has no grace, and holds no one. */
+	model_set(&m, 0, 0, 0, 0, 0);
+	m.burst[0] = 20;
+	m.pause_ns[0] = 100 * NSEC_PER_USEC;
+	KUNIT_ASSERT_TRUE(test, model_run(&m, 2000));
+	KUNIT_EXPECT_LE(test, permille(&m, 0), 500);
+	KUNIT_EXPECT_FALSE(test, m.v[0].lingering);
+
+	/* One that loses its weight in its grace leaves at once. */
+	model_set(&m, 0, 3, 0, 0, 0);
+	m.pass[0] = 0;
+	KUNIT_ASSERT_TRUE(test, model_run(&m, 10));
+	model_set(&m, 0, 3, 0, 0, 0);
+	netback_share_activate(&m.share, &m.v[0]);
+	netback_share_pause(&m.share, &m.v[0], m.now);
+	KUNIT_EXPECT_TRUE(test, m.v[0].lingering);
+	model_set(&m, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_FALSE(test, m.v[0].active);
+	KUNIT_EXPECT_FALSE(test, m.v[0].lingering);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&m.share.active));
 }
 
 static void share_gso_test(struct kunit *test)
@@ -326,6 +386,7 @@ static struct kunit_case netback_share_cases[] = {
 	KUNIT_CASE(share_weights_test),
 	KUNIT_CASE(share_idle_test),
 	KUNIT_CASE(share_bursty_test),
+	KUNIT_CASE(share_grace_test),
 	KUNIT_CASE(share_gso_test),
 	KUNIT_CASE(share_min_rate_test),
 	KUNIT_CASE(share_cap_test),
