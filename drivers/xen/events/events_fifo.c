@@ -260,14 +260,61 @@ static int evtchn_fifo_init_control(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Take every event still queued for the dead @cpu off its queues.  Xen
+ * links a new event behind a queue's tail while that is on the queue,
+ * so a chain left behind here would swallow the next event of its queue
+ * and all after it, once the CPU is back.  A pending, unmasked event is
+ * handed back to Xen (EVTCHNOP_unmask queues it again, on the vCPU its
+ * port is bound to now); a masked one is queued again when unmasked.
+ */
+static void evtchn_fifo_drain(unsigned int cpu)
+{
+	struct evtchn_fifo_control_block *cb = per_cpu(evtchn_fifo_cb, cpu);
+	struct evtchn_fifo_heads *heads = per_cpu_ptr(&evtchn_fifo_heads, cpu);
+	struct evtchn_unmask unmask;
+	unsigned int queue, n;
+	event_word_t *word, old;
+	evtchn_port_t port;
+	u32 ready, ports;
+
+	if (!cb)
+		return;
+	ports = evtchn_fifo_nr_channels();
+	ready = xchg(&cb->ready, 0);
+	for (queue = 0; queue < EVTCHN_FIFO_MAX_QUEUES; queue++) {
+		port = heads->head[queue];
+		heads->head[queue] = 0;
+		if (!port && (ready & BIT(queue))) {
+			virt_rmb();	/* the head after its ready bit */
+			port = READ_ONCE(cb->head[queue]);
+		}
+		/* No queue is longer than the ports there are. */
+		for (n = 0; port && port < ports && n < ports; n++) {
+			word = evtchn_fifo_word(port);
+			old = READ_ONCE(*word);
+			if (!(old & BIT(EVTCHN_FIFO_LINKED)))
+				break;
+			while (!sync_try_cmpxchg(word, &old,
+						 evtchn_fifo_unlinked(old)))
+				;
+			if (evtchn_fifo_deliverable(old)) {
+				unmask.port = port;
+				HYPERVISOR_event_channel_op(EVTCHNOP_unmask,
+							    &unmask);
+			}
+			port = evtchn_fifo_link_of(old);
+		}
+	}
+}
+
 static int evtchn_fifo_percpu_deinit(unsigned int cpu)
 {
 	/*
 	 * The control block stays mapped in Xen; a CPU that comes back
-	 * finds its queues where it left them, with no local heads.
+	 * finds its queues empty, with no local heads.
 	 */
-	memset(per_cpu_ptr(&evtchn_fifo_heads, cpu), 0,
-	       sizeof(struct evtchn_fifo_heads));
+	evtchn_fifo_drain(cpu);
 	return 0;
 }
 
