@@ -240,7 +240,7 @@ void netback_share_vif_init(struct netback_share_vif *v, u64 now)
  *
  * A vif that gets a weight while it has work joins the active ones at
  * the next netback_share_activate(); one that loses its weight leaves
- * them now.
+ * them now, unless it keeps a minimum rate and has work.
  */
 void netback_share_set(struct netback_share *share,
 		       struct netback_share_vif *v, u32 weight, u64 min_rate,
@@ -259,7 +259,8 @@ void netback_share_set(struct netback_share *share,
 		else
 			v->vtime = max(v->vtime, low);
 	}
-	if (v->active && !weight && !min_rate)
+	/* Without a weight it has no grace either. */
+	if (v->active && !weight && (!min_rate || v->lingering))
 		netback_share_deactivate(share, v);
 	v->weight = weight;
 	if (min_rate != v->min_rate) {

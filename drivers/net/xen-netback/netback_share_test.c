@@ -226,6 +226,7 @@ static void share_bursty_test(struct kunit *test)
 static void share_grace_test(struct kunit *test)
 {
 	struct model m;
+	u64 min;
 
 	/*
 	 * The bursty flow of share_bursty_test with an idle grace of 1 ms,
@@ -259,18 +260,22 @@ static void share_grace_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, permille(&m, 0), 500);
 	KUNIT_EXPECT_FALSE(test, m.v[0].lingering);
 
-	/* One that loses its weight in its grace leaves at once. */
-	model_set(&m, 0, 3, 0, 0, 0);
+	/*
+	 * One that loses its weight in its grace leaves at once, whether
+	 * it keeps a minimum rate or not.
+	 */
 	m.pass[0] = 0;
 	KUNIT_ASSERT_TRUE(test, model_run(&m, 10));
-	model_set(&m, 0, 3, 0, 0, 0);
-	netback_share_activate(&m.share, &m.v[0]);
-	netback_share_pause(&m.share, &m.v[0], m.now);
-	KUNIT_EXPECT_TRUE(test, m.v[0].lingering);
-	model_set(&m, 0, 0, 0, 0, 0);
-	KUNIT_EXPECT_FALSE(test, m.v[0].active);
-	KUNIT_EXPECT_FALSE(test, m.v[0].lingering);
-	KUNIT_EXPECT_TRUE(test, list_is_singular(&m.share.active));
+	for (min = 0; min <= 1000; min += 1000) {
+		model_set(&m, 0, 3, min, 0, 0);
+		netback_share_activate(&m.share, &m.v[0]);
+		netback_share_pause(&m.share, &m.v[0], m.now);
+		KUNIT_EXPECT_TRUE(test, m.v[0].lingering);
+		model_set(&m, 0, 0, min, 0, 0);
+		KUNIT_EXPECT_FALSE(test, m.v[0].active);
+		KUNIT_EXPECT_FALSE(test, m.v[0].lingering);
+		KUNIT_EXPECT_TRUE(test, list_is_singular(&m.share.active));
+	}
 }
 
 static void share_gso_test(struct kunit *test)
