@@ -94,6 +94,17 @@ static void evtchn_fifo_change(evtchn_port_t port, event_word_t set,
 		;
 }
 
+/* Take @port off its queue, in one locked exchange; the word as it was. */
+static event_word_t evtchn_fifo_unlink(evtchn_port_t port)
+{
+	event_word_t *word = evtchn_fifo_word(port);
+	event_word_t old = READ_ONCE(*word);
+
+	while (!sync_try_cmpxchg(word, &old, evtchn_fifo_unlinked(old)))
+		;
+	return old;
+}
+
 static int evtchn_fifo_setup(evtchn_port_t port)
 {
 	struct evtchn_expand_array expand = {};
@@ -206,8 +217,7 @@ static bool evtchn_fifo_dequeue(struct evtchn_fifo_control_block *cb,
 		heads->head[queue] = 0;
 		return evtchn_fifo_dequeue(cb, heads, queue);
 	}
-	while (!sync_try_cmpxchg(word, &old, evtchn_fifo_unlinked(old)))
-		;
+	old = evtchn_fifo_unlink(port);
 	heads->head[queue] = evtchn_fifo_link_of(old);
 
 	if (evtchn_fifo_deliverable(old))
@@ -274,8 +284,8 @@ static void evtchn_fifo_drain(unsigned int cpu)
 	struct evtchn_fifo_heads *heads = per_cpu_ptr(&evtchn_fifo_heads, cpu);
 	struct evtchn_unmask unmask;
 	unsigned int queue, n;
-	event_word_t *word, old;
 	evtchn_port_t port;
+	event_word_t old;
 	u32 ready, ports;
 
 	if (!cb)
@@ -291,13 +301,10 @@ static void evtchn_fifo_drain(unsigned int cpu)
 		}
 		/* No queue is longer than the ports there are. */
 		for (n = 0; port && port < ports && n < ports; n++) {
-			word = evtchn_fifo_word(port);
-			old = READ_ONCE(*word);
-			if (!(old & BIT(EVTCHN_FIFO_LINKED)))
+			if (!(READ_ONCE(*evtchn_fifo_word(port)) &
+			      BIT(EVTCHN_FIFO_LINKED)))
 				break;
-			while (!sync_try_cmpxchg(word, &old,
-						 evtchn_fifo_unlinked(old)))
-				;
+			old = evtchn_fifo_unlink(port);
 			if (evtchn_fifo_deliverable(old)) {
 				unmask.port = port;
 				HYPERVISOR_event_channel_op(EVTCHNOP_unmask,
