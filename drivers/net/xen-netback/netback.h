@@ -6,19 +6,21 @@
  * netback_xenbus.c owns a vif's life: its net_device (vif<domid>.<id>,
  * made at probe so that the toolstack's hotplug script can put it on a
  * bridge), the negotiation with the frontend, connecting the rings and
- * taking them down.  netback_data.c moves packets: one thread per vif
- * takes what the guest sends (its transmit ring) and hands it to the
- * stack, and copies what the stack sends the guest into the buffers the
- * guest posted (its receive ring).  netback_txcheck.c checks a sent
- * packet's slots (pure logic).
+ * taking them down.  netback_data.c moves packets: a vif has one or
+ * more queues (multi-queue-num-queues), each a transmit ring, a receive
+ * ring, an event channel and a thread; the thread takes what the guest
+ * sends on its transmit ring and hands it to the stack, and copies what
+ * the stack sends the guest through the net_device's transmit queue of
+ * the same number into the buffers the guest posted on its receive
+ * ring.  netback_txcheck.c checks a sent packet's slots (pure logic).
  *
  * Data moves by grant copy both ways; nothing of the guest is mapped
- * but its two rings.
+ * but its rings.
  *
  * Lock order: netback_vif.lock (mutex: connect, disconnect, the
  * sharing's settings) -> the net_device's tx queue lock (start_xmit) ->
  * nothing; netback_share_lock (a spinlock over every vif's part in the
- * sharing) -> nothing.  The rings belong to the thread.
+ * sharing) -> nothing.  A queue's rings belong to its thread.
  */
 #ifndef _XEN_NETBACK_H
 #define _XEN_NETBACK_H
@@ -40,10 +42,14 @@
 
 /*
  * Packets, and bytes, waiting for the guest's buffers before the stack
- * is told to wait: a guest that posts none pins no more than this.
+ * is told to wait, shared out between a vif's queues but no less than
+ * the _MIN ones each: a guest that posts none pins no more than this, or
+ * NETBACK_MAX_QUEUES times the _MIN ones (2 MiB).
  */
-#define NETBACK_RX_QUEUE_MAX	256
-#define NETBACK_RX_QUEUE_BYTES	(1024 * 1024)
+#define NETBACK_RX_QUEUE_MAX		256
+#define NETBACK_RX_QUEUE_BYTES		(1024 * 1024)
+#define NETBACK_RX_QUEUE_MIN		64
+#define NETBACK_RX_QUEUE_MIN_BYTES	(256 * 1024)
 
 /*
  * The guest's buffers one packet may take: 16 pages of data (a GSO packet
@@ -55,9 +61,78 @@
 /* Grant copies in one hypercall. */
 #define NETBACK_COPY_BATCH	256
 
-/* netback_vif.flags */
+/* Queues a vif may have: rings, event channel and thread each. */
+#define NETBACK_MAX_QUEUES	8
+
+/* netback_queue.flags */
 #define NETBACK_KICKED	0	/* an event came; the irq waits for its EOI */
-#define NETBACK_BROKEN	1	/* the frontend sent nonsense */
+#define NETBACK_XMIT	1	/* start_xmit queued a packet */
+
+/* netback_vif.flags */
+#define NETBACK_BROKEN	0	/* the frontend sent nonsense */
+
+struct netback_vif;
+
+/**
+ * struct netback_queue - one pair of a vif's rings and the thread serving them
+ * @vif: the vif it belongs to
+ * @id: its number, also that of the net_device's transmit queue
+ * @name: the vif's name and the queue's, for the irq and the thread
+ * @tx_sring: the guest's transmit ring, mapped
+ * @rx_sring: its receive ring, mapped
+ * @tx: our indices of the transmit ring
+ * @tx_prod_seen: the transmit ring's req_prod as last read
+ * @rx: our indices of the receive ring
+ * @irq: the event channel's irq (0 when unbound)
+ * @thread: the thread serving both rings
+ * @wq: it waits here
+ * @flags: NETBACK_KICKED, NETBACK_XMIT
+ * @rx_queue: packets for the guest
+ * @rx_queued: the bytes in it
+ * @rx_max: the packets @rx_queue may hold before the stack waits
+ * @rx_max_bytes: the bytes it may hold
+ * @copy: a batch of grant copies
+ * @nr_copy: how many in it
+ * @busy: it has work, counted in its vif's @share_busy (under
+ *	netback_share_lock)
+ * @pass_bytes: bytes the thread's pass moved, both ways
+ * @pass_allow: bytes the sharing lets the pass move
+ */
+struct netback_queue {
+	struct netback_vif *vif;
+	unsigned int id;
+	char name[IFNAMSIZ + 8];
+	struct netif_tx_sring *tx_sring;
+	struct netif_rx_sring *rx_sring;
+	struct xen_back_ring tx;
+	RING_IDX tx_prod_seen;
+	struct xen_back_ring rx;
+	int irq;
+	struct task_struct *thread;
+	wait_queue_head_t wq;
+	unsigned long flags;
+	struct sk_buff_head rx_queue;
+	atomic_t rx_queued;
+	unsigned int rx_max;
+	unsigned int rx_max_bytes;
+	struct gnttab_copy *copy;
+	unsigned int nr_copy;
+	bool busy;
+	u64 pass_bytes;
+	u64 pass_allow;
+};
+
+/**
+ * struct netback_ring_refs - where one queue's rings are, as the frontend said
+ * @tx: the grant of its transmit ring
+ * @rx: the grant of its receive ring
+ * @port: its end of the queue's event channel
+ */
+struct netback_ring_refs {
+	grant_ref_t tx;
+	grant_ref_t rx;
+	evtchn_port_t port;
+};
 
 /**
  * struct netback_vif - one virtual interface served to a frontend
@@ -73,24 +148,19 @@
  * @rx_csum6: the same over IPv6
  * @rx_gso4: it takes TCP over IPv4 packets larger than the MTU (GSO)
  * @rx_gso6: the same over IPv6
- * @tx_sring: the guest's transmit ring, mapped
- * @rx_sring: its receive ring, mapped
- * @tx: our indices of the transmit ring
- * @tx_prod_seen: the transmit ring's req_prod as last read
- * @rx: our indices of the receive ring
- * @irq: the event channel's irq (0 when unbound)
- * @thread: the thread serving both rings
- * @wq: it waits here
- * @flags: NETBACK_KICKED, NETBACK_BROKEN
- * @rx_queue: packets for the guest
- * @rx_queued: the bytes in it
- * @copy: a batch of grant copies
- * @nr_copy: how many in it
+ * @flags: NETBACK_BROKEN
+ * @max_queues: the queues offered to the frontend
+ * @nr_queues: the queues served while connected
+ * @queues: the queues
  * @share: its part in the sharing of dom0 between vifs (netback_share.h;
- *	under netback_share_lock)
+ *	under netback_share_lock); the bytes of all its queues count
+ * @share_busy: its queues that have work (under netback_share_lock)
+ * @share_pass: the queue whose turn it is, if any: one at a time
+ * @share_next: the next turn a queue of the vif takes (under
+ *	netback_share_lock)
+ * @share_serving: the turn now
+ * @share_wq: the vif's queues wait here for their turns
  * @share_on: it has a weight, a minimum rate or a cap
- * @pass_bytes: bytes the thread's pass moved, both ways
- * @pass_allow: bytes the sharing lets the pass move
  * @weight: its weight, from xenstore or sysfs (0: none)
  * @min_kbps: its minimum rate in kbit/s (0: none)
  * @cap_bytes: the toolstack's rate=: bytes every @cap_usec (0: no cap)
@@ -109,23 +179,17 @@ struct netback_vif {
 	bool rx_csum6;
 	bool rx_gso4;
 	bool rx_gso6;
-	struct netif_tx_sring *tx_sring;
-	struct netif_rx_sring *rx_sring;
-	struct xen_back_ring tx;
-	RING_IDX tx_prod_seen;
-	struct xen_back_ring rx;
-	int irq;
-	struct task_struct *thread;
-	wait_queue_head_t wq;
 	unsigned long flags;
-	struct sk_buff_head rx_queue;
-	atomic_t rx_queued;
-	struct gnttab_copy *copy;
-	unsigned int nr_copy;
+	unsigned int max_queues;
+	unsigned int nr_queues;
+	struct netback_queue queues[NETBACK_MAX_QUEUES];
 	struct netback_share_vif share;
+	unsigned int share_busy;
+	struct netback_queue *share_pass;
+	unsigned int share_next;
+	unsigned int share_serving;
+	wait_queue_head_t share_wq;
 	bool share_on;
-	u64 pass_bytes;
-	u64 pass_allow;
 	u32 weight;
 	u32 min_kbps;
 	u64 cap_bytes;
@@ -133,8 +197,10 @@ struct netback_vif {
 };
 
 /* netback_data.c */
-int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
-			  grant_ref_t rx_ref, evtchn_port_t port);
+void netback_init_queues(struct netback_vif *vif);
+int netback_connect_rings(struct netback_vif *vif,
+			  const struct netback_ring_refs *refs,
+			  unsigned int nr);
 void netback_disconnect_rings(struct netback_vif *vif);
 netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev);
 void netback_broken(struct netback_vif *vif, const char *why);

@@ -2,8 +2,10 @@
 /*
  * netback: moving packets between a guest's rings and the stack.
  *
- * One thread per vif serves both rings, NETBACK_BUDGET packets of each
- * at most a pass, so that one busy vif cannot hold a CPU.
+ * Each of a vif's queues has a thread that serves its two rings,
+ * NETBACK_BUDGET packets of each at most a pass, so that one busy queue
+ * cannot hold a CPU.  The stack picks the queue of a packet for the
+ * guest (the net_device has as many transmit queues as the vif has).
  *
  *   transmit ring: a packet's slots are copied out once and checked
  *     (netback_txcheck.c); its bytes are grant-copied into fresh pages
@@ -20,13 +22,14 @@
  *     more, for the GSO slot after the first answer.  A checksum stays
  *     blank where the frontend takes that.
  *
- * The event channel takes a late EOI: after an event, the next is held
- * back until the thread has looked at both rings.
+ * A queue's event channel takes a late EOI: after an event, the next is
+ * held back until its thread has looked at both rings.
  *
- * Before each pass the thread asks the sharing between vifs
- * (netback_share.c) whether it may go: a vif with a weight, a minimum
- * rate or a cap may wait there for the others; one with none of them
- * never does.  A vif with a weight whose rings ran dry keeps its place
+ * Before each pass a thread asks the sharing between vifs
+ * (netback_share.c) whether its vif may go: a vif with a weight, a
+ * minimum rate or a cap may wait there for the others; one with none of
+ * them never does.  The bytes of all a vif's queues are charged to the
+ * vif.  A vif with a weight all of whose queues ran dry keeps its place
  * for share_idle_grace_us (module parameter) before the others may run
  * ahead of it.
  */
@@ -44,8 +47,6 @@
 #include <xen/page.h>
 
 #include "netback.h"
-
-#define NETBACK_XMIT	2	/* netback_vif.flags: start_xmit queued a packet */
 
 /**
  * netback_broken() - the frontend sent nonsense
@@ -65,63 +66,63 @@ void netback_broken(struct netback_vif *vif, const char *why)
 
 /* ---- grant copies ---- */
 
-static struct gnttab_copy *netback_copy_op(struct netback_vif *vif)
+static struct gnttab_copy *netback_copy_op(struct netback_queue *q)
 {
 	struct gnttab_copy *op;
 
 	/* Each packet's copies are flushed before the next: far fewer. */
-	if (WARN_ON_ONCE(vif->nr_copy == NETBACK_COPY_BATCH))
-		vif->nr_copy--;
-	op = &vif->copy[vif->nr_copy++];
+	if (WARN_ON_ONCE(q->nr_copy == NETBACK_COPY_BATCH))
+		q->nr_copy--;
+	op = &q->copy[q->nr_copy++];
 	memset(op, 0, sizeof(*op));
 	return op;
 }
 
 /* Issue the batch; false when any copy was refused. */
-static bool netback_copy_flush(struct netback_vif *vif)
+static bool netback_copy_flush(struct netback_queue *q)
 {
-	unsigned int i, n = vif->nr_copy;
+	unsigned int i, n = q->nr_copy;
 	bool ok = true;
 
-	vif->nr_copy = 0;
+	q->nr_copy = 0;
 	if (!n)
 		return true;
-	gnttab_batch_copy(vif->copy, n);
+	gnttab_batch_copy(q->copy, n);
 	for (i = 0; i < n; i++)
-		if (vif->copy[i].status != GNTST_okay)
+		if (q->copy[i].status != GNTST_okay)
 			ok = false;
 	return ok;
 }
 
 /* ---- the guest's transmit ring ---- */
 
-static void netback_tx_respond(struct netback_vif *vif, u16 id, s16 status)
+static void netback_tx_respond(struct netback_queue *q, u16 id, s16 status)
 {
 	struct netif_tx_response *rsp;
 
-	rsp = &vif->tx_sring->ring[xen_back_ring_slot(&vif->tx,
-						     vif->tx.rsp_prod_pvt++)].rsp;
+	rsp = &q->tx_sring->ring[xen_back_ring_slot(&q->tx,
+						   q->tx.rsp_prod_pvt++)].rsp;
 	rsp->id = id;
 	rsp->status = status;
 }
 
 /* Answer a packet's slots in ring order: first, extras, the rest. */
-static void netback_tx_answer(struct netback_vif *vif,
+static void netback_tx_answer(struct netback_queue *q,
 			      const struct netif_tx_request *slots,
 			      unsigned int nslots, unsigned int nextra,
 			      s16 status)
 {
 	unsigned int i;
 
-	netback_tx_respond(vif, slots[0].id, status);
+	netback_tx_respond(q, slots[0].id, status);
 	for (i = 0; i < nextra; i++)
-		netback_tx_respond(vif, 0, NETIF_RSP_NULL);
+		netback_tx_respond(q, 0, NETIF_RSP_NULL);
 	for (i = 1; i < nslots; i++)
-		netback_tx_respond(vif, slots[i].id, status);
+		netback_tx_respond(q, slots[i].id, status);
 }
 
 /* Copy the packet's bytes into @pages, one after the other. */
-static bool netback_tx_copy(struct netback_vif *vif,
+static bool netback_tx_copy(struct netback_queue *q,
 			    const struct netif_tx_request *slots,
 			    unsigned int nslots, unsigned int first_len,
 			    struct page **pages)
@@ -134,9 +135,9 @@ static bool netback_tx_copy(struct netback_vif *vif,
 		left = i ? slots[i].size : first_len;
 		while (left) {
 			chunk = min_t(unsigned int, left, PAGE_SIZE - off);
-			op = netback_copy_op(vif);
+			op = netback_copy_op(q);
 			op->source.u.ref = slots[i].gref;
-			op->source.domid = vif->xdev->otherend_id;
+			op->source.domid = q->vif->xdev->otherend_id;
 			op->source.offset = src;
 			op->dest.u.gmfn = xen_page_to_gfn(pages[p]);
 			op->dest.domid = DOMID_SELF;
@@ -152,11 +153,11 @@ static bool netback_tx_copy(struct netback_vif *vif,
 			}
 		}
 	}
-	return netback_copy_flush(vif);
+	return netback_copy_flush(q);
 }
 
 /* An skb of the packet's bytes, or NULL (dropped). */
-static struct sk_buff *netback_tx_skb(struct netback_vif *vif,
+static struct sk_buff *netback_tx_skb(struct netback_queue *q,
 				      const struct netif_tx_request *slots,
 				      unsigned int nslots,
 				      unsigned int first_len)
@@ -166,7 +167,7 @@ static struct sk_buff *netback_tx_skb(struct netback_vif *vif,
 	struct sk_buff *skb;
 
 	npages = DIV_ROUND_UP(total, PAGE_SIZE);
-	skb = __netdev_alloc_skb(vif->dev, 128 + NET_IP_ALIGN, GFP_KERNEL);
+	skb = __netdev_alloc_skb(q->vif->dev, 128 + NET_IP_ALIGN, GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_IP_ALIGN);
@@ -175,9 +176,9 @@ static struct sk_buff *netback_tx_skb(struct netback_vif *vif,
 		if (!pages[i])
 			goto fail;
 	}
-	if (!netback_tx_copy(vif, slots, nslots, first_len, pages)) {
+	if (!netback_tx_copy(q, slots, nslots, first_len, pages)) {
 		net_info_ratelimited("%s: a grant of a sent packet was refused\n",
-				     vif->dev->name);
+				     q->vif->dev->name);
 		goto fail;
 	}
 	for (i = 0; i < npages; i++) {
@@ -258,21 +259,22 @@ static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb)
  * Take one packet the guest sent: 1 when one was taken, 0 when none is
  * there whole yet, -1 when the frontend broke the protocol.
  */
-static int netback_tx_one(struct netback_vif *vif)
+static int netback_tx_one(struct netback_queue *q)
 {
+	struct netback_vif *vif = q->vif;
 	struct netif_tx_request slots[NETBACK_FATAL_SLOTS];
 	struct netif_extra_info extras[XEN_NETIF_EXTRA_TYPE_MAX];
 	const struct netif_extra_info *gso = NULL;
-	struct netif_tx_sring *s = vif->tx_sring;
+	struct netif_tx_sring *s = q->tx_sring;
 	enum netback_tx_verdict v = NETBACK_TX_OK, w;
 	unsigned int nslots = 0, nextra = 0, first_len = 0, i;
 	const char *why = NULL;
-	RING_IDX idx = vif->tx.req_cons;
+	RING_IDX idx = q->tx.req_cons;
 	struct sk_buff *skb;
 	int avail;
 
-	vif->tx_prod_seen = READ_ONCE(s->req_prod);
-	avail = xen_ring_new_requests(&vif->tx, vif->tx_prod_seen);
+	q->tx_prod_seen = READ_ONCE(s->req_prod);
+	avail = xen_ring_new_requests(&q->tx, q->tx_prod_seen);
 	if (avail < 0) {
 		netback_broken(vif, "transmit request index beyond the ring");
 		return -1;
@@ -281,7 +283,7 @@ static int netback_tx_one(struct netback_vif *vif)
 		return 0;
 	virt_rmb();	/* the index, then the requests */
 
-	memcpy(&slots[nslots++], &s->ring[xen_back_ring_slot(&vif->tx, idx++)],
+	memcpy(&slots[nslots++], &s->ring[xen_back_ring_slot(&q->tx, idx++)],
 	       sizeof(slots[0]));
 	avail--;
 	if (slots[0].flags & NETTXF_extra_info) {
@@ -293,7 +295,7 @@ static int netback_tx_one(struct netback_vif *vif)
 				return -1;
 			}
 			memcpy(&extras[nextra],
-			       &s->ring[xen_back_ring_slot(&vif->tx, idx++)],
+			       &s->ring[xen_back_ring_slot(&q->tx, idx++)],
 			       sizeof(extras[0]));
 			avail--;
 			w = netback_tx_check_extra(&extras[nextra], &why);
@@ -308,7 +310,7 @@ static int netback_tx_one(struct netback_vif *vif)
 		if (!avail)
 			goto incomplete;
 		memcpy(&slots[nslots++],
-		       &s->ring[xen_back_ring_slot(&vif->tx, idx++)],
+		       &s->ring[xen_back_ring_slot(&q->tx, idx++)],
 		       sizeof(slots[0]));
 		avail--;
 	}
@@ -320,12 +322,12 @@ static int netback_tx_one(struct netback_vif *vif)
 		netback_broken(vif, why);
 		return -1;
 	}
-	vif->tx.req_cons = idx;
+	q->tx.req_cons = idx;
 	for (i = 0; i < nextra; i++)
 		if (extras[i].type == XEN_NETIF_EXTRA_TYPE_GSO)
 			gso = &extras[i];
 	skb = v == NETBACK_TX_OK ?
-	      netback_tx_skb(vif, slots, nslots, first_len) : NULL;
+	      netback_tx_skb(q, slots, nslots, first_len) : NULL;
 	if (v == NETBACK_TX_DROP)
 		net_info_ratelimited("%s: sent packet dropped: %s\n",
 				     vif->dev->name, why);
@@ -333,9 +335,9 @@ static int netback_tx_one(struct netback_vif *vif)
 		kfree_skb(skb);
 		skb = NULL;
 	}
-	netback_tx_answer(vif, slots, nslots, nextra,
+	netback_tx_answer(q, slots, nslots, nextra,
 			  skb ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
-	vif->pass_bytes += slots[0].size;
+	q->pass_bytes += slots[0].size;
 	if (skb)
 		netback_tx_deliver(vif, skb);
 	else
@@ -351,16 +353,16 @@ incomplete:
 }
 
 /* Up to NETBACK_BUDGET packets; true when more may be waiting. */
-static bool netback_tx_pass(struct netback_vif *vif)
+static bool netback_tx_pass(struct netback_queue *q)
 {
 	unsigned int n;
 	int rc = 0;
 
 	for (n = 0; n < NETBACK_BUDGET; n++) {
 		/* The sharing between vifs may end the pass early. */
-		if (vif->pass_bytes >= vif->pass_allow)
+		if (q->pass_bytes >= q->pass_allow)
 			return true;
-		rc = netback_tx_one(vif);
+		rc = netback_tx_one(q);
 		if (rc <= 0)
 			break;
 	}
@@ -372,15 +374,15 @@ static bool netback_tx_pass(struct netback_vif *vif)
 	 * Nothing whole left: an event at the next request beyond those
 	 * seen, so that a packet published in part does not keep us busy.
 	 */
-	WRITE_ONCE(vif->tx_sring->req_event, vif->tx_prod_seen + 1);
+	WRITE_ONCE(q->tx_sring->req_event, q->tx_prod_seen + 1);
 	virt_mb();	/* the event index, then the producer index */
-	return READ_ONCE(vif->tx_sring->req_prod) != vif->tx_prod_seen;
+	return READ_ONCE(q->tx_sring->req_prod) != q->tx_prod_seen;
 }
 
 /* ---- the guest's receive ring ---- */
 
 /* Copy @len bytes at @page + @off of ours into the guest's buffers. */
-static void netback_rx_chunk(struct netback_vif *vif,
+static void netback_rx_chunk(struct netback_queue *q,
 			     const struct netif_rx_request *bufs,
 			     unsigned int *slot, unsigned int *doff,
 			     struct page *page, unsigned int off,
@@ -395,12 +397,12 @@ static void netback_rx_chunk(struct netback_vif *vif,
 		off &= ~PAGE_MASK;
 		chunk = min3(len, (unsigned int)PAGE_SIZE - off,
 			     (unsigned int)PAGE_SIZE - *doff);
-		op = netback_copy_op(vif);
+		op = netback_copy_op(q);
 		op->source.u.gmfn = xen_page_to_gfn(page);
 		op->source.domid = DOMID_SELF;
 		op->source.offset = off;
 		op->dest.u.ref = bufs[*slot].gref;
-		op->dest.domid = vif->xdev->otherend_id;
+		op->dest.domid = q->vif->xdev->otherend_id;
 		op->dest.offset = *doff;
 		op->len = chunk;
 		op->flags = GNTCOPY_dest_gref;
@@ -454,13 +456,13 @@ static unsigned int netback_rx_slots(struct netback_vif *vif,
 }
 
 /* Ask for an event once @need buffers are posted; true if they already are. */
-static bool netback_rx_wait_for(struct netback_vif *vif, unsigned int need)
+static bool netback_rx_wait_for(struct netback_queue *q, unsigned int need)
 {
-	struct netif_rx_sring *s = vif->rx_sring;
+	struct netif_rx_sring *s = q->rx_sring;
 
-	WRITE_ONCE(s->req_event, vif->rx.req_cons + need);
+	WRITE_ONCE(s->req_event, q->rx.req_cons + need);
 	virt_mb();	/* the event index, then the producer index */
-	return xen_ring_new_requests(&vif->rx, READ_ONCE(s->req_prod)) >=
+	return xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod)) >=
 	       (int)need;
 }
 
@@ -469,10 +471,11 @@ static bool netback_rx_wait_for(struct netback_vif *vif, unsigned int need)
  * when the guest has not posted enough buffers, -1 when it broke the
  * protocol.
  */
-static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
+static int netback_rx_one(struct netback_queue *q, struct sk_buff *skb)
 {
 	struct netif_rx_request bufs[NETBACK_RX_MAX_SLOTS];
-	struct netif_rx_sring *s = vif->rx_sring;
+	struct netif_rx_sring *s = q->rx_sring;
+	struct netback_vif *vif = q->vif;
 	unsigned int need, i, slot = 0, doff = 0, len, data;
 	u8 gso = netback_rx_gso_type(vif, skb);
 	struct netif_extra_info *extra;
@@ -481,7 +484,7 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 	u16 flags = 0;
 
 	need = netback_rx_slots(vif, skb);
-	avail = xen_ring_new_requests(&vif->rx, READ_ONCE(s->req_prod));
+	avail = xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod));
 	if (avail < 0) {
 		netback_broken(vif, "receive request index beyond the ring");
 		return -1;
@@ -490,8 +493,8 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 		return 0;
 	virt_rmb();	/* the index, then the requests */
 	for (i = 0; i < need; i++)
-		memcpy(&bufs[i], &s->ring[xen_back_ring_slot(&vif->rx,
-							     vif->rx.req_cons++)],
+		memcpy(&bufs[i], &s->ring[xen_back_ring_slot(&q->rx,
+							     q->rx.req_cons++)],
 		       sizeof(bufs[i]));
 	/*
 	 * With GSO the second slot is the GSO one: its buffer stays unused
@@ -505,15 +508,15 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 	}
 
 	len = skb_headlen(skb);
-	netback_rx_chunk(vif, bufs, &slot, &doff, virt_to_page(skb->data),
+	netback_rx_chunk(q, bufs, &slot, &doff, virt_to_page(skb->data),
 			 offset_in_page(skb->data), len);
 	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
 		const skb_frag_t *f = &skb_shinfo(skb)->frags[i];
 
-		netback_rx_chunk(vif, bufs, &slot, &doff, skb_frag_page(f),
+		netback_rx_chunk(q, bufs, &slot, &doff, skb_frag_page(f),
 				 skb_frag_off(f), skb_frag_size(f));
 	}
-	status = netback_copy_flush(vif) ? 0 : NETIF_RSP_ERROR;
+	status = netback_copy_flush(q) ? 0 : NETIF_RSP_ERROR;
 	if (status)
 		net_info_ratelimited("%s: a receive buffer's grant was refused\n",
 				     vif->dev->name);
@@ -523,8 +526,8 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 		flags |= NETRXF_data_validated;
 	for (i = 0; i < data; i++) {
 		len = min_t(unsigned int, skb->len - i * PAGE_SIZE, PAGE_SIZE);
-		rsp = &s->ring[xen_back_ring_slot(&vif->rx,
-						  vif->rx.rsp_prod_pvt++)].rsp;
+		rsp = &s->ring[xen_back_ring_slot(&q->rx,
+						  q->rx.rsp_prod_pvt++)].rsp;
 		rsp->id = bufs[i].id;
 		rsp->offset = 0;
 		rsp->flags = (i ? 0 : flags) |
@@ -533,8 +536,8 @@ static int netback_rx_one(struct netback_vif *vif, struct sk_buff *skb)
 		rsp->status = status ?: len;
 		if (i || !gso)
 			continue;
-		extra = (void *)&s->ring[xen_back_ring_slot(&vif->rx,
-							   vif->rx.rsp_prod_pvt++)];
+		extra = (void *)&s->ring[xen_back_ring_slot(&q->rx,
+							   q->rx.rsp_prod_pvt++)];
 		memset(extra, 0, sizeof(*extra));
 		extra->type = XEN_NETIF_EXTRA_TYPE_GSO;
 		extra->u.gso.size = skb_shinfo(skb)->gso_size;
@@ -555,47 +558,49 @@ static bool netback_rx_csum_ok(struct netback_vif *vif,
 }
 
 /* Up to NETBACK_BUDGET packets; true when more may be taken now. */
-static bool netback_rx_pass(struct netback_vif *vif)
+static bool netback_rx_pass(struct netback_queue *q)
 {
+	struct netback_vif *vif = q->vif;
+	struct netdev_queue *txq = netdev_get_tx_queue(vif->dev, q->id);
 	struct sk_buff *skb;
 	unsigned int n;
 	int rc;
 
 	for (n = 0; n < NETBACK_BUDGET; n++) {
-		if (vif->pass_bytes >= vif->pass_allow)
+		if (q->pass_bytes >= q->pass_allow)
 			return true;
-		skb = skb_dequeue(&vif->rx_queue);
+		skb = skb_dequeue(&q->rx_queue);
 		if (!skb)
 			break;
 		if ((skb->ip_summed == CHECKSUM_PARTIAL &&
 		     !netback_rx_csum_ok(vif, skb) && skb_checksum_help(skb)) ||
 		    !netback_rx_slots(vif, skb)) {
-			atomic_sub(skb->len, &vif->rx_queued);
+			atomic_sub(skb->len, &q->rx_queued);
 			dev_core_stats_tx_dropped_inc(vif->dev);
 			kfree_skb(skb);
 			continue;
 		}
-		rc = netback_rx_one(vif, skb);
+		rc = netback_rx_one(q, skb);
 		if (rc == 0) {
 			/* Wait for buffers: an event comes when they are posted. */
-			skb_queue_head(&vif->rx_queue, skb);
-			return netback_rx_wait_for(vif, netback_rx_slots(vif, skb));
+			skb_queue_head(&q->rx_queue, skb);
+			return netback_rx_wait_for(q, netback_rx_slots(vif, skb));
 		}
-		atomic_sub(skb->len, &vif->rx_queued);
+		atomic_sub(skb->len, &q->rx_queued);
 		if (rc < 0) {
 			kfree_skb(skb);
 			return false;
 		}
-		vif->pass_bytes += skb->len;
+		q->pass_bytes += skb->len;
 		local_bh_disable();
 		dev_sw_netstats_tx_add(vif->dev, 1, skb->len);
 		local_bh_enable();
 		consume_skb(skb);
 	}
-	if (netif_running(vif->dev) && netif_queue_stopped(vif->dev) &&
-	    skb_queue_len(&vif->rx_queue) < NETBACK_RX_QUEUE_MAX / 2 &&
-	    atomic_read(&vif->rx_queued) < NETBACK_RX_QUEUE_BYTES / 2)
-		netif_wake_queue(vif->dev);
+	if (netif_running(vif->dev) && netif_tx_queue_stopped(txq) &&
+	    skb_queue_len(&q->rx_queue) < q->rx_max / 2 &&
+	    atomic_read(&q->rx_queued) < q->rx_max_bytes / 2)
+		netif_tx_wake_queue(txq);
 	return n == NETBACK_BUDGET;
 }
 
@@ -604,15 +609,18 @@ static bool netback_rx_pass(struct netback_vif *vif)
  * @skb: the packet
  * @dev: the vif's net_device
  *
- * Return: NETDEV_TX_OK; the packet is queued for the thread, or dropped
- * when the guest is not connected.
+ * Return: NETDEV_TX_OK; the packet is queued for the thread of the queue
+ * the stack picked, or dropped when the guest is not connected.
  */
 netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct netback_vif *vif = netdev_priv(dev);
+	u16 id = skb_get_queue_mapping(skb);
+	struct netback_queue *q;
 	int queued;
 
-	if (!READ_ONCE(vif->connected) ||
+	/* Connected: the queues it has, and their rings, are set up. */
+	if (!smp_load_acquire(&vif->connected) ||
 	    test_bit(NETBACK_BROKEN, &vif->flags)) {
 		dev_core_stats_tx_dropped_inc(dev);
 		kfree_skb(skb);
@@ -630,24 +638,28 @@ netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_orphan(skb);
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
+	/* Sent as the queues changed at a reconnect: any queue will do. */
+	if (id >= vif->nr_queues)
+		id = 0;
+	q = &vif->queues[id];
 	/* Counted first: the thread may take it off the queue at once. */
-	queued = atomic_add_return(skb->len, &vif->rx_queued);
-	skb_queue_tail(&vif->rx_queue, skb);
-	if (skb_queue_len(&vif->rx_queue) >= NETBACK_RX_QUEUE_MAX ||
-	    queued >= NETBACK_RX_QUEUE_BYTES)
-		netif_stop_queue(dev);
-	set_bit(NETBACK_XMIT, &vif->flags);
-	wake_up(&vif->wq);
+	queued = atomic_add_return(skb->len, &q->rx_queued);
+	skb_queue_tail(&q->rx_queue, skb);
+	if (skb_queue_len(&q->rx_queue) >= q->rx_max ||
+	    queued >= q->rx_max_bytes)
+		netif_tx_stop_queue(netdev_get_tx_queue(dev, id));
+	set_bit(NETBACK_XMIT, &q->flags);
+	wake_up(&q->wq);
 	return NETDEV_TX_OK;
 }
 
 /* Drop what waits for the guest, and its bytes from the count. */
-static void netback_rx_purge(struct netback_vif *vif)
+static void netback_rx_purge(struct netback_queue *q)
 {
 	struct sk_buff *skb;
 
-	while ((skb = skb_dequeue(&vif->rx_queue))) {
-		atomic_sub(skb->len, &vif->rx_queued);
+	while ((skb = skb_dequeue(&q->rx_queue))) {
+		atomic_sub(skb->len, &q->rx_queued);
 		kfree_skb(skb);
 	}
 }
@@ -711,37 +723,81 @@ void netback_share_stats(struct netback_vif *vif, u64 *bytes, u64 *held)
 	spin_unlock(&netback_share_lock);
 }
 
-/* The vif's rings ran dry: it keeps its place for the idle grace. */
-static void netback_share_idle(struct netback_vif *vif)
+/*
+ * A queue's rings ran dry: once all the vif's have, the vif keeps its
+ * place for the idle grace.
+ */
+static void netback_share_idle(struct netback_queue *q)
 {
 	u64 grace = min(READ_ONCE(share_idle_grace_us), 100000U);
+	struct netback_vif *vif = q->vif;
 
+	/* Its own thread alone sets it, and netback_share_leave(). */
+	if (!q->busy)
+		return;
 	spin_lock(&netback_share_lock);
-	netback_share.idle_grace_ns = grace * NSEC_PER_USEC;
-	if (netback_share_pause(&netback_share, &vif->share, ktime_get_ns()))
-		netback_share_wake();
+	q->busy = false;
+	if (!--vif->share_busy) {
+		netback_share.idle_grace_ns = grace * NSEC_PER_USEC;
+		if (netback_share_pause(&netback_share, &vif->share,
+					ktime_get_ns()))
+			netback_share_wake();
+	}
 	spin_unlock(&netback_share_lock);
 }
 
-/* The vif is no longer served: it holds no one back from now on. */
+/*
+ * The vif is no longer served (its threads have stopped): it holds no
+ * one back from now on.
+ */
 static void netback_share_leave(struct netback_vif *vif)
 {
+	unsigned int i;
+
 	spin_lock(&netback_share_lock);
+	for (i = 0; i < NETBACK_MAX_QUEUES; i++)
+		vif->queues[i].busy = false;
+	vif->share_busy = 0;
+	WRITE_ONCE(vif->share_pass, NULL);
+	vif->share_next = 0;
+	WRITE_ONCE(vif->share_serving, 0);
 	if (netback_share_deactivate(&netback_share, &vif->share))
 		netback_share_wake();
 	spin_unlock(&netback_share_lock);
 }
 
-/* Wait until the sharing lets the thread make a pass, or it must stop. */
-static void netback_share_wait(struct netback_vif *vif)
+/*
+ * Wait until the sharing lets the queue's thread make a pass, or it must
+ * stop.  A vif in the sharing makes one pass at a time, whichever its
+ * queue, its queues taking turns in the order they asked: its allowance
+ * is for one pass, and a vif of many flows spread over many queues
+ * would otherwise move it many times over.
+ */
+static void netback_share_wait(struct netback_queue *q)
 {
+	struct netback_vif *vif = q->vif;
+	unsigned int ticket;
 	unsigned long gen;
 	bool counted = false, capped;
 	u64 delay;
 
-	vif->pass_allow = U64_MAX;
+	q->pass_allow = U64_MAX;
 	if (!READ_ONCE(vif->share_on))
 		return;
+	spin_lock(&netback_share_lock);
+	if (!q->busy) {
+		q->busy = true;
+		vif->share_busy++;
+	}
+	ticket = vif->share_next++;
+	spin_unlock(&netback_share_lock);
+	wait_event_interruptible(vif->share_wq,
+				 READ_ONCE(vif->share_serving) == ticket ||
+				 kthread_should_stop());
+	if (kthread_should_stop())
+		return;
+	/* Its turn: netback_share_charged() passes it on. */
+	WRITE_ONCE(vif->share_pass, q);
 	for (;;) {
 		spin_lock(&netback_share_lock);
 		netback_share_activate(&netback_share, &vif->share);
@@ -761,7 +817,7 @@ static void netback_share_wait(struct netback_vif *vif)
 			netback_share_wake();
 		gen = netback_share_gen;
 		if (!delay)
-			vif->pass_allow = vif->share.allow;
+			q->pass_allow = vif->share.allow;
 		spin_unlock(&netback_share_lock);
 		if (!delay || kthread_should_stop())
 			return;
@@ -773,139 +829,222 @@ static void netback_share_wait(struct netback_vif *vif)
 	}
 }
 
-/* A pass moved vif->pass_bytes. */
-static void netback_share_charged(struct netback_vif *vif)
+/* The pass after the vif's turn moved q->pass_bytes: the next queue's turn. */
+static void netback_share_charged(struct netback_queue *q)
 {
-	if (!vif->pass_bytes || !READ_ONCE(vif->share_on))
+	struct netback_vif *vif = q->vif;
+
+	/* Its own thread alone sets it to q (it is cleared with it stopped). */
+	if (READ_ONCE(vif->share_pass) != q)
 		return;
 	spin_lock(&netback_share_lock);
-	if (netback_share_charge(&netback_share, &vif->share, vif->pass_bytes,
+	if (q->pass_bytes &&
+	    netback_share_charge(&netback_share, &vif->share, q->pass_bytes,
 				 ktime_get_ns()))
 		netback_share_wake();
+	WRITE_ONCE(vif->share_pass, NULL);
+	WRITE_ONCE(vif->share_serving, vif->share_serving + 1);
 	spin_unlock(&netback_share_lock);
+	wake_up_all(&vif->share_wq);
 }
 
-/* ---- the thread ---- */
+/* ---- the threads ---- */
 
 static irqreturn_t netback_interrupt(int irq, void *data)
 {
-	struct netback_vif *vif = data;
+	struct netback_queue *q = data;
 
-	set_bit(NETBACK_KICKED, &vif->flags);
-	wake_up(&vif->wq);
+	set_bit(NETBACK_KICKED, &q->flags);
+	wake_up(&q->wq);
 	return IRQ_HANDLED;
 }
 
-static bool netback_has_work(struct netback_vif *vif)
+static bool netback_has_work(struct netback_queue *q)
 {
-	return test_bit(NETBACK_KICKED, &vif->flags) ||
-	       test_bit(NETBACK_XMIT, &vif->flags) || kthread_should_stop();
+	return test_bit(NETBACK_KICKED, &q->flags) ||
+	       test_bit(NETBACK_XMIT, &q->flags) || kthread_should_stop();
 }
 
 static int netback_thread(void *data)
 {
-	struct netback_vif *vif = data;
+	struct netback_queue *q = data;
+	struct netback_vif *vif = q->vif;
 	bool kicked, more = false, notify;
 
 	while (!kthread_should_stop()) {
 		if (!more) {
-			netback_share_idle(vif);
-			wait_event_interruptible(vif->wq, netback_has_work(vif));
+			netback_share_idle(q);
+			wait_event_interruptible(q->wq, netback_has_work(q));
 		}
-		netback_share_wait(vif);
-		kicked = test_and_clear_bit(NETBACK_KICKED, &vif->flags);
-		clear_bit(NETBACK_XMIT, &vif->flags);
+		netback_share_wait(q);
+		kicked = test_and_clear_bit(NETBACK_KICKED, &q->flags);
+		clear_bit(NETBACK_XMIT, &q->flags);
 		more = false;
-		vif->pass_bytes = 0;
+		q->pass_bytes = 0;
 		if (!test_bit(NETBACK_BROKEN, &vif->flags)) {
-			more |= netback_tx_pass(vif);
-			more |= netback_rx_pass(vif);
+			more |= netback_tx_pass(q);
+			more |= netback_rx_pass(q);
 		}
-		netback_share_charged(vif);
+		netback_share_charged(q);
 		if (test_bit(NETBACK_BROKEN, &vif->flags)) {
-			netback_rx_purge(vif);
+			netback_rx_purge(q);
 			more = false;
 		} else {
-			notify = xen_ring_push_responses(&vif->tx,
-							 &vif->tx_sring->rsp_prod,
-							 &vif->tx_sring->rsp_event);
-			notify |= xen_ring_push_responses(&vif->rx,
-							  &vif->rx_sring->rsp_prod,
-							  &vif->rx_sring->rsp_event);
+			notify = xen_ring_push_responses(&q->tx,
+							 &q->tx_sring->rsp_prod,
+							 &q->tx_sring->rsp_event);
+			notify |= xen_ring_push_responses(&q->rx,
+							  &q->rx_sring->rsp_prod,
+							  &q->rx_sring->rsp_event);
 			if (notify)
-				notify_remote_via_irq(vif->irq);
+				notify_remote_via_irq(q->irq);
 		}
 		if (kicked)
-			xen_irq_lateeoi(vif->irq, 0);
+			xen_irq_lateeoi(q->irq, 0);
 		cond_resched();
 	}
 	return 0;
 }
 
 /**
- * netback_connect_rings() - map a vif's rings, bind its channel, serve them
- * @vif: the vif
- * @tx_ref: the grant of the guest's transmit ring
- * @rx_ref: the grant of its receive ring
- * @port: the guest's end of the event channel
- *
- * Return: 0, or a negative errno once reported and all undone.
+ * netback_init_queues() - set up a new vif's queues
+ * @vif: the vif, its net_device named
  */
-int netback_connect_rings(struct netback_vif *vif, grant_ref_t tx_ref,
-			  grant_ref_t rx_ref, evtchn_port_t port)
+void netback_init_queues(struct netback_vif *vif)
 {
-	struct xenbus_device *xdev = vif->xdev;
+	struct netback_queue *q;
+	unsigned int i;
+
+	init_waitqueue_head(&vif->share_wq);
+	for (i = 0; i < NETBACK_MAX_QUEUES; i++) {
+		q = &vif->queues[i];
+		q->vif = vif;
+		q->id = i;
+		init_waitqueue_head(&q->wq);
+		skb_queue_head_init(&q->rx_queue);
+	}
+}
+
+/* Our indices of a ring just mapped: we go on where its answers stand. */
+static void netback_ring_start(struct xen_back_ring *r, unsigned int nr_ents,
+			       RING_IDX rsp_prod)
+{
+	r->nr_ents = nr_ents;
+	r->req_cons = rsp_prod;
+	r->rsp_prod_pvt = rsp_prod;
+	r->req_seen = rsp_prod;
+}
+
+/* Map one queue's rings, bind its channel and start its thread. */
+static int netback_connect_queue(struct netback_queue *q,
+				 const struct netback_ring_refs *refs)
+{
+	struct xenbus_device *xdev = q->vif->xdev;
+	grant_ref_t ref;
 	void *addr;
 	int rc;
 
-	vif->flags = 0;
-	rc = xenbus_map_ring_valloc(xdev, &tx_ref, 1, &addr);
+	q->flags = 0;
+	snprintf(q->name, sizeof(q->name), "%s-q%u", q->vif->dev->name, q->id);
+	/* What the vif may hold for the guest, shared out between them. */
+	q->rx_max = max(NETBACK_RX_QUEUE_MAX / q->vif->nr_queues,
+			NETBACK_RX_QUEUE_MIN);
+	q->rx_max_bytes = max(NETBACK_RX_QUEUE_BYTES / q->vif->nr_queues,
+			      NETBACK_RX_QUEUE_MIN_BYTES);
+	ref = refs->tx;
+	rc = xenbus_map_ring_valloc(xdev, &ref, 1, &addr);
 	if (rc)
-		goto fail;
-	vif->tx_sring = addr;
-	vif->tx.nr_ents = XEN_SRING_ENTRIES(netif_tx, XEN_PAGE_SIZE);
-	vif->tx.req_cons = READ_ONCE(vif->tx_sring->rsp_prod);
-	vif->tx.rsp_prod_pvt = vif->tx.req_cons;
-	vif->tx.req_seen = vif->tx.req_cons;
-	rc = xenbus_map_ring_valloc(xdev, &rx_ref, 1, &addr);
+		return rc;
+	q->tx_sring = addr;
+	netback_ring_start(&q->tx, XEN_SRING_ENTRIES(netif_tx, XEN_PAGE_SIZE),
+			   READ_ONCE(q->tx_sring->rsp_prod));
+	ref = refs->rx;
+	rc = xenbus_map_ring_valloc(xdev, &ref, 1, &addr);
 	if (rc)
-		goto fail;
-	vif->rx_sring = addr;
-	vif->rx.nr_ents = XEN_SRING_ENTRIES(netif_rx, XEN_PAGE_SIZE);
-	vif->rx.req_cons = READ_ONCE(vif->rx_sring->rsp_prod);
-	vif->rx.rsp_prod_pvt = vif->rx.req_cons;
-	vif->rx.req_seen = vif->rx.req_cons;
+		return rc;
+	q->rx_sring = addr;
+	netback_ring_start(&q->rx, XEN_SRING_ENTRIES(netif_rx, XEN_PAGE_SIZE),
+			   READ_ONCE(q->rx_sring->rsp_prod));
 
-	vif->copy = kvcalloc(NETBACK_COPY_BATCH, sizeof(*vif->copy),
-			     GFP_KERNEL);
-	if (!vif->copy) {
-		rc = -ENOMEM;
-		xenbus_dev_fatal(xdev, rc, "allocating the copy batch");
-		goto fail;
+	q->copy = kvcalloc(NETBACK_COPY_BATCH, sizeof(*q->copy), GFP_KERNEL);
+	if (!q->copy) {
+		xenbus_dev_fatal(xdev, -ENOMEM, "allocating the copy batch");
+		return -ENOMEM;
 	}
-	rc = bind_interdomain_evtchn_to_irqhandler_lateeoi(xdev, port,
+	rc = bind_interdomain_evtchn_to_irqhandler_lateeoi(xdev, refs->port,
 							   netback_interrupt,
-							   0, vif->dev->name,
-							   vif);
+							   0, q->name, q);
 	if (rc < 0) {
-		xenbus_dev_fatal(xdev, rc, "binding event channel %u", port);
-		goto fail;
+		xenbus_dev_fatal(xdev, rc, "binding event channel %u",
+				 refs->port);
+		return rc;
 	}
-	vif->irq = rc;
-	vif->thread = kthread_run(netback_thread, vif, "%s", vif->dev->name);
-	if (IS_ERR(vif->thread)) {
-		rc = PTR_ERR(vif->thread);
-		vif->thread = NULL;
-		xenbus_dev_fatal(xdev, rc, "starting its thread");
-		goto fail;
+	q->irq = rc;
+	q->thread = kthread_run(netback_thread, q, "%s", q->name);
+	if (IS_ERR(q->thread)) {
+		rc = PTR_ERR(q->thread);
+		q->thread = NULL;
+		xenbus_dev_fatal(xdev, rc, "starting the thread of %s", q->name);
+		return rc;
 	}
-	WRITE_ONCE(vif->connected, true);
+	return 0;
+}
+
+/* Stop a queue's thread, then undo its rings and channel. */
+static void netback_disconnect_queue(struct netback_queue *q)
+{
+	if (q->thread) {
+		kthread_stop(q->thread);
+		q->thread = NULL;
+	}
+	netback_rx_purge(q);
+	if (q->irq) {
+		unbind_from_irqhandler(q->irq, q);
+		q->irq = 0;
+	}
+	if (q->tx_sring) {
+		xenbus_unmap_ring_vfree(q->vif->xdev, q->tx_sring);
+		q->tx_sring = NULL;
+	}
+	if (q->rx_sring) {
+		xenbus_unmap_ring_vfree(q->vif->xdev, q->rx_sring);
+		q->rx_sring = NULL;
+	}
+	kvfree(q->copy);
+	q->copy = NULL;
+	q->nr_copy = 0;
+}
+
+/**
+ * netback_connect_rings() - map a vif's rings, bind its channels, serve them
+ * @vif: the vif, its net_device given @nr transmit queues
+ * @refs: where each queue's rings and channel are
+ * @nr: how many queues, 1 to NETBACK_MAX_QUEUES
+ *
+ * Return: 0, or a negative errno once reported and all undone.
+ */
+int netback_connect_rings(struct netback_vif *vif,
+			  const struct netback_ring_refs *refs,
+			  unsigned int nr)
+{
+	unsigned int i;
+	int rc;
+
+	if (WARN_ON(!nr || nr > NETBACK_MAX_QUEUES))
+		return -EINVAL;
+	vif->flags = 0;
+	vif->nr_queues = nr;
+	for (i = 0; i < nr; i++) {
+		rc = netback_connect_queue(&vif->queues[i], &refs[i]);
+		if (rc) {
+			netback_disconnect_rings(vif);
+			return rc;
+		}
+	}
+	/* Pairs with start_xmit's acquire: the queues before the flag. */
+	smp_store_release(&vif->connected, true);
 	netif_carrier_on(vif->dev);
 	return 0;
-
-fail:
-	netback_disconnect_rings(vif);
-	return rc;
 }
 
 /**
@@ -914,29 +1053,13 @@ fail:
  */
 void netback_disconnect_rings(struct netback_vif *vif)
 {
+	unsigned int i;
+
 	WRITE_ONCE(vif->connected, false);
 	netif_carrier_off(vif->dev);
 	/* A start_xmit that saw us connected has queued its packet by now. */
 	synchronize_net();
-	if (vif->thread) {
-		kthread_stop(vif->thread);
-		vif->thread = NULL;
-	}
+	for (i = 0; i < NETBACK_MAX_QUEUES; i++)
+		netback_disconnect_queue(&vif->queues[i]);
 	netback_share_leave(vif);
-	netback_rx_purge(vif);
-	if (vif->irq) {
-		unbind_from_irqhandler(vif->irq, vif);
-		vif->irq = 0;
-	}
-	if (vif->tx_sring) {
-		xenbus_unmap_ring_vfree(vif->xdev, vif->tx_sring);
-		vif->tx_sring = NULL;
-	}
-	if (vif->rx_sring) {
-		xenbus_unmap_ring_vfree(vif->xdev, vif->rx_sring);
-		vif->rx_sring = NULL;
-	}
-	kvfree(vif->copy);
-	vif->copy = NULL;
-	vif->nr_copy = 0;
 }

@@ -6,12 +6,15 @@
  *                          carrier (the toolstack's hotplug script puts
  *                          it on a bridge); offer feature-rx-copy,
  *                          feature-sg, feature-ipv6-csum-offload,
- *                          feature-gso-tcpv4 and -tcpv6 (what it sends);
- *                          InitWait; watch hotplug-status
+ *                          feature-gso-tcpv4 and -tcpv6 (what it sends),
+ *                          multi-queue-max-queues; InitWait; watch
+ *                          hotplug-status
  *   frontend Connected,
  *   hotplug-status
  *   "connected"         -> read its rings (tx-ring-ref, rx-ring-ref,
- *                          event-channel) and what it takes
+ *                          event-channel; under queue-N/ for each of
+ *                          several, multi-queue-num-queues) and what it
+ *                          takes
  *                          (request-rx-copy, required; feature-sg,
  *                          checksum and GSO features);
  *                          serve them; carrier on; Connected
@@ -20,13 +23,12 @@
  *   or gone             -> Closed; when the toolstack set online to 0,
  *                          the device is removed, and the interface
  *
- * One queue, one event channel for both rings (we offer neither
- * multi-queue-max-queues nor feature-split-event-channels).  GSO both
- * ways, as each end offered (feature-gso-tcpv4 and -tcpv6), and blank
- * checksums towards the guest as it takes them (feature-no-csum-offload,
- * feature-ipv6-csum-offload).  A
- * value the frontend publishes that makes no sense gets one log line
- * and the device closes.
+ * One event channel for both rings of a queue (we do not offer
+ * feature-split-event-channels).  GSO both ways, as each end offered
+ * (feature-gso-tcpv4 and -tcpv6), and blank checksums towards the guest
+ * as it takes them (feature-no-csum-offload, feature-ipv6-csum-offload).
+ * A value the frontend publishes that makes no sense (more queues than
+ * offered, say) gets one log line and the device closes.
  *
  * The sharing of dom0 between vifs (netback_share.h) takes its settings
  * from the backend node, which the toolstack or an admin in dom0 writes,
@@ -45,17 +47,29 @@
 
 #include "netback.h"
 
+static unsigned int max_queues;
+module_param(max_queues, uint, 0644);
+MODULE_PARM_DESC(max_queues,
+		 "Queues a frontend may use for one vif, 1 to 8 (default 0: one per online CPU, at most 8). Offered when the vif appears.");
+
+static unsigned int netback_max_queues(void)
+{
+	unsigned int n = READ_ONCE(max_queues) ?: num_online_cpus();
+
+	return clamp(n, 1U, (unsigned int)NETBACK_MAX_QUEUES);
+}
+
 /* ---- the interface ---- */
 
 static int netback_open(struct net_device *dev)
 {
-	netif_start_queue(dev);
+	netif_tx_start_all_queues(dev);
 	return 0;
 }
 
 static int netback_stop(struct net_device *dev)
 {
-	netif_stop_queue(dev);
+	netif_tx_stop_all_queues(dev);
 	return 0;
 }
 
@@ -120,11 +134,39 @@ static void netback_setup(struct net_device *dev)
 
 /* ---- negotiation ---- */
 
+/* Read where a queue's rings are: @prefix is "" or "queue-N/". */
+static int netback_read_queue(struct xenbus_device *xdev, const char *prefix,
+			      struct netback_ring_refs *refs)
+{
+	char node[32];
+	unsigned int v;
+	int rc;
+
+	snprintf(node, sizeof(node), "%stx-ring-ref", prefix);
+	rc = xenbus_read_required(xdev, node, 0, UINT_MAX, &v);
+	if (rc)
+		return rc;
+	refs->tx = v;
+	snprintf(node, sizeof(node), "%srx-ring-ref", prefix);
+	rc = xenbus_read_required(xdev, node, 0, UINT_MAX, &v);
+	if (rc)
+		return rc;
+	refs->rx = v;
+	snprintf(node, sizeof(node), "%sevent-channel", prefix);
+	rc = xenbus_read_required(xdev, node, 0, UINT_MAX, &v);
+	if (rc)
+		return rc;
+	refs->port = v;
+	return 0;
+}
+
 static int netback_connect(struct netback_vif *vif)
 {
+	struct netback_ring_refs refs[NETBACK_MAX_QUEUES];
 	struct xenbus_device *xdev = vif->xdev;
-	unsigned int copy, sg, queues, tx_ref, rx_ref, port;
+	unsigned int copy, sg, queues, i;
 	unsigned int no_csum4, csum6, gso4, gso6;
+	char prefix[16] = "";
 	int rc;
 
 	if (xenbus_read_offer(xdev, "request-rx-copy", 0, 0, 1, &copy) ||
@@ -133,18 +175,21 @@ static int netback_connect(struct netback_vif *vif)
 	    xenbus_read_offer(xdev, "feature-ipv6-csum-offload", 0, 0, 1, &csum6) ||
 	    xenbus_read_offer(xdev, "feature-gso-tcpv4", 0, 0, 1, &gso4) ||
 	    xenbus_read_offer(xdev, "feature-gso-tcpv6", 0, 0, 1, &gso6) ||
-	    xenbus_read_offer(xdev, "multi-queue-num-queues", 1, 1, 1, &queues))
+	    xenbus_read_offer(xdev, "multi-queue-num-queues", 1, 1,
+			      vif->max_queues, &queues))
 		return -EINVAL;
 	if (!copy) {
 		xenbus_dev_fatal(xdev, -EOPNOTSUPP,
 				 "frontend does not take copied packets (request-rx-copy)");
 		return -EOPNOTSUPP;
 	}
-	rc = xenbus_read_required(xdev, "tx-ring-ref", 0, UINT_MAX, &tx_ref) ?:
-	     xenbus_read_required(xdev, "rx-ring-ref", 0, UINT_MAX, &rx_ref) ?:
-	     xenbus_read_required(xdev, "event-channel", 0, UINT_MAX, &port);
-	if (rc)
-		return rc;
+	for (i = 0; i < queues; i++) {
+		if (queues > 1)
+			snprintf(prefix, sizeof(prefix), "queue-%u/", i);
+		rc = netback_read_queue(xdev, prefix, &refs[i]);
+		if (rc)
+			return rc;
+	}
 	vif->sg = sg;
 	vif->rx_csum4 = !no_csum4;
 	vif->rx_csum6 = csum6;
@@ -155,11 +200,17 @@ static int netback_connect(struct netback_vif *vif)
 	if (!sg && vif->dev->mtu > ETH_DATA_LEN)
 		dev_set_mtu(vif->dev, ETH_DATA_LEN);
 	netdev_update_features(vif->dev);
+	rc = netif_set_real_num_tx_queues(vif->dev, queues);
 	rtnl_unlock();
-	rc = netback_connect_rings(vif, tx_ref, rx_ref, port);
+	if (rc) {
+		xenbus_dev_fatal(xdev, rc, "setting up %u queues", queues);
+		return rc;
+	}
+	rc = netback_connect_rings(vif, refs, queues);
 	if (rc)
 		return rc;
-	dev_info(&xdev->dev, "%s serving, %s\n", vif->dev->name,
+	dev_info(&xdev->dev, "%s serving %u queue%s, %s\n", vif->dev->name,
+		 queues, queues == 1 ? "" : "s",
 		 sg ? "several slots a packet" : "one slot a packet");
 	rc = xenbus_switch_state(xdev, XenbusStateConnected);
 	/* Broken before that: its Closing must stand. */
@@ -410,8 +461,9 @@ static const struct attribute_group *netback_groups[] = {
 	NULL
 };
 
-static int netback_offer(struct xenbus_device *xdev)
+static int netback_offer(struct netback_vif *vif)
 {
+	struct xenbus_device *xdev = vif->xdev;
 	static const char *const ones[] = {
 		"feature-rx-copy", "feature-sg", "feature-ipv6-csum-offload",
 		"feature-gso-tcpv4", "feature-gso-tcpv6",
@@ -428,6 +480,10 @@ static int netback_offer(struct xenbus_device *xdev)
 			rc = xenbus_write(t, xdev->nodename, ones[i], "1");
 		if (!rc)
 			rc = xenbus_write(t, xdev->nodename, "feature-rx-flip", "0");
+		if (!rc)
+			rc = xenbus_printf(t, xdev->nodename,
+					   "multi-queue-max-queues", "%u",
+					   vif->max_queues);
 		if (rc) {
 			xenbus_transaction_end(t, 1);
 			break;
@@ -450,18 +506,22 @@ static int netback_probe(struct xenbus_device *xdev,
 	if (!last || kstrtouint(last + 1, 10, &handle))
 		return -EINVAL;
 	snprintf(name, sizeof(name), "vif%d.%u", xdev->otherend_id, handle);
-	dev = alloc_netdev(sizeof(*vif), name, NET_NAME_PREDICTABLE,
-			   netback_setup);
+	dev = alloc_netdev_mqs(sizeof(*vif), name, NET_NAME_PREDICTABLE,
+			       netback_setup, NETBACK_MAX_QUEUES, 1);
 	if (!dev)
 		return -ENOMEM;
 	SET_NETDEV_DEV(dev, &xdev->dev);
 	vif = netdev_priv(dev);
 	vif->xdev = xdev;
 	vif->dev = dev;
+	vif->max_queues = netback_max_queues();
 	mutex_init(&vif->lock);
-	init_waitqueue_head(&vif->wq);
+	netback_init_queues(vif);
 	netback_share_vif_init(&vif->share, ktime_get_ns());
-	skb_queue_head_init(&vif->rx_queue);
+	/* One until a frontend asks for more. */
+	rc = netif_set_real_num_tx_queues(dev, 1);
+	if (rc)
+		goto fail;
 	netif_carrier_off(dev);
 	dev_set_drvdata(&xdev->dev, vif);
 
@@ -470,7 +530,7 @@ static int netback_probe(struct xenbus_device *xdev,
 		dev_err(&xdev->dev, "registering %s: %d\n", name, rc);
 		goto fail;
 	}
-	rc = netback_offer(xdev);
+	rc = netback_offer(vif);
 	if (rc) {
 		xenbus_dev_fatal(xdev, rc, "publishing what we offer");
 		goto fail_unregister;
@@ -519,7 +579,6 @@ static void netback_remove(struct xenbus_device *xdev)
 	netback_share_configure(vif);
 	mutex_unlock(&vif->lock);
 	unregister_netdev(vif->dev);
-	skb_queue_purge(&vif->rx_queue);
 	dev_set_drvdata(&xdev->dev, NULL);
 	free_netdev(vif->dev);
 }

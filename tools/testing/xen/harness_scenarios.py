@@ -406,7 +406,7 @@ SCENARIOS = [
     Scenario('dom0-ours-hostnf', 'pv', 'ours', dom0='ours', hostnf=True,
              timeout=300,
              doc='a hostile network frontend (rootfs/hostnf.c) in our PV '
-             'domU against our netback: 22 cases of rootfs/hostnf-cases, '
+             'domU against our netback: 24 cases of rootfs/hostnf-cases, '
              'one vif each on dom0\'s bridge (packets of one to 19 slots, '
              'shorter than a header, GSO over a packet that is not TCP, '
              'grants never given, '
