@@ -127,6 +127,8 @@ run_share() {
 		xl sched-credit2 -d 0 -c 0
 		for d in $da $db; do
 			step "stats domid=$d $(cat /sys/bus/xen-backend/devices/vif-$d-0/share_stats 2>/dev/null | tr ' ' _)"
+			# Events each of its queues took, all windows told.
+			step "queues domid=$d $(awk -v v="vif$d.0-q" 'index($NF, v) == 1 { n = 0; for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) n += $i; else break; printf "%s=%d ", substr($NF, length(v)), n }' /proc/interrupts)"
 		done
 	fi
 	xl destroy "$sname-a" > /dev/null 2>&1
