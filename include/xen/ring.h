@@ -214,7 +214,7 @@ static inline bool xen_ring_final_check_responses(struct xen_front_ring *r,
  * @rsp_prod_pvt: the next response to write; published with
  *	xen_ring_push_responses()
  * @req_seen: the frontend's req_prod as last accepted (set it to
- *	@req_cons when attaching)
+ *	@req_cons when attaching: xen_back_ring_attach())
  * @nr_ents: the ring's entries, a power of two
  */
 struct xen_back_ring {
@@ -223,6 +223,24 @@ struct xen_back_ring {
 	RING_IDX req_seen;
 	unsigned int nr_ents;
 };
+
+/**
+ * xen_back_ring_attach() - a backend's indices of a ring it just mapped
+ * @r: its indices
+ * @nr_ents: the ring's entries, a power of two
+ * @rsp_prod: the shared ring's rsp_prod, read once by the caller
+ *
+ * Whatever the frontend left in the ring counts from its last response:
+ * the backend takes requests from there.
+ */
+static inline void xen_back_ring_attach(struct xen_back_ring *r,
+					unsigned int nr_ents, RING_IDX rsp_prod)
+{
+	r->nr_ents = nr_ents;
+	r->req_cons = rsp_prod;
+	r->rsp_prod_pvt = rsp_prod;
+	r->req_seen = rsp_prod;
+}
 
 /**
  * xen_back_ring_slot() - the slot of an index

@@ -259,11 +259,9 @@ int blkback_ring_connect(struct blkback_ring *ring, const grant_ref_t *grefs,
 	if (rc)
 		return rc;	/* reported by xenbus */
 	ring->sring = addr;
-	ring->br.nr_ents = XEN_SRING_ENTRIES(blkif, nr_grefs * XEN_PAGE_SIZE);
-	/* A fresh ring: whatever the frontend left there counts from here. */
-	ring->br.req_cons = READ_ONCE(ring->sring->rsp_prod);
-	ring->br.rsp_prod_pvt = ring->br.req_cons;
-	ring->br.req_seen = ring->br.req_cons;
+	xen_back_ring_attach(&ring->br,
+			     XEN_SRING_ENTRIES(blkif, nr_grefs * XEN_PAGE_SIZE),
+			     READ_ONCE(ring->sring->rsp_prod));
 
 	rc = blkback_ring_alloc(ring);
 	if (rc) {

@@ -925,16 +925,6 @@ void netback_init_queues(struct netback_vif *vif)
 	}
 }
 
-/* Our indices of a ring just mapped: we go on where its answers stand. */
-static void netback_ring_start(struct xen_back_ring *r, unsigned int nr_ents,
-			       RING_IDX rsp_prod)
-{
-	r->nr_ents = nr_ents;
-	r->req_cons = rsp_prod;
-	r->rsp_prod_pvt = rsp_prod;
-	r->req_seen = rsp_prod;
-}
-
 /* Map one queue's rings, bind its channel and start its thread. */
 static int netback_connect_queue(struct netback_queue *q,
 				 const struct netback_ring_refs *refs)
@@ -956,15 +946,15 @@ static int netback_connect_queue(struct netback_queue *q,
 	if (rc)
 		return rc;
 	q->tx_sring = addr;
-	netback_ring_start(&q->tx, XEN_SRING_ENTRIES(netif_tx, XEN_PAGE_SIZE),
-			   READ_ONCE(q->tx_sring->rsp_prod));
+	xen_back_ring_attach(&q->tx, XEN_SRING_ENTRIES(netif_tx, XEN_PAGE_SIZE),
+			     READ_ONCE(q->tx_sring->rsp_prod));
 	ref = refs->rx;
 	rc = xenbus_map_ring_valloc(xdev, &ref, 1, &addr);
 	if (rc)
 		return rc;
 	q->rx_sring = addr;
-	netback_ring_start(&q->rx, XEN_SRING_ENTRIES(netif_rx, XEN_PAGE_SIZE),
-			   READ_ONCE(q->rx_sring->rsp_prod));
+	xen_back_ring_attach(&q->rx, XEN_SRING_ENTRIES(netif_rx, XEN_PAGE_SIZE),
+			     READ_ONCE(q->rx_sring->rsp_prod));
 
 	q->copy = kvcalloc(NETBACK_COPY_BATCH, sizeof(*q->copy), GFP_KERNEL);
 	if (!q->copy) {
