@@ -93,8 +93,9 @@ struct netback_vif;
  * @rx_max_bytes: the bytes it may hold
  * @copy: a batch of grant copies
  * @nr_copy: how many in it
- * @busy: it has work, counted in its vif's @share_busy (under
- *	netback_share_lock)
+ * @busy: it has work, as the sharing sees it (its own thread sets it,
+ *	under netback_share_lock)
+ * @turn: it has its vif's turn in the sharing (its own thread alone)
  * @pass_bytes: bytes the thread's pass moved, both ways
  * @pass_allow: bytes the sharing lets the pass move
  */
@@ -118,6 +119,7 @@ struct netback_queue {
 	struct gnttab_copy *copy;
 	unsigned int nr_copy;
 	bool busy;
+	bool turn;
 	u64 pass_bytes;
 	u64 pass_allow;
 };
@@ -154,8 +156,6 @@ struct netback_ring_refs {
  * @queues: the queues
  * @share: its part in the sharing of dom0 between vifs (netback_share.h;
  *	under netback_share_lock); the bytes of all its queues count
- * @share_busy: its queues that have work (under netback_share_lock)
- * @share_pass: the queue whose turn it is, if any: one at a time
  * @share_next: the next turn a queue of the vif takes (under
  *	netback_share_lock)
  * @share_serving: the turn now
@@ -184,8 +184,6 @@ struct netback_vif {
 	unsigned int nr_queues;
 	struct netback_queue queues[NETBACK_MAX_QUEUES];
 	struct netback_share_vif share;
-	unsigned int share_busy;
-	struct netback_queue *share_pass;
 	unsigned int share_next;
 	unsigned int share_serving;
 	wait_queue_head_t share_wq;

@@ -731,13 +731,16 @@ static void netback_share_idle(struct netback_queue *q)
 {
 	u64 grace = min(READ_ONCE(share_idle_grace_us), 100000U);
 	struct netback_vif *vif = q->vif;
+	unsigned int i;
 
 	/* Its own thread alone sets it, and netback_share_leave(). */
 	if (!q->busy)
 		return;
 	spin_lock(&netback_share_lock);
 	q->busy = false;
-	if (!--vif->share_busy) {
+	for (i = 0; i < vif->nr_queues && !vif->queues[i].busy; i++)
+		;
+	if (i == vif->nr_queues) {
 		netback_share.idle_grace_ns = grace * NSEC_PER_USEC;
 		if (netback_share_pause(&netback_share, &vif->share,
 					ktime_get_ns()))
@@ -755,10 +758,10 @@ static void netback_share_leave(struct netback_vif *vif)
 	unsigned int i;
 
 	spin_lock(&netback_share_lock);
-	for (i = 0; i < NETBACK_MAX_QUEUES; i++)
+	for (i = 0; i < NETBACK_MAX_QUEUES; i++) {
 		vif->queues[i].busy = false;
-	vif->share_busy = 0;
-	WRITE_ONCE(vif->share_pass, NULL);
+		vif->queues[i].turn = false;
+	}
 	vif->share_next = 0;
 	WRITE_ONCE(vif->share_serving, 0);
 	if (netback_share_deactivate(&netback_share, &vif->share))
@@ -785,10 +788,7 @@ static void netback_share_wait(struct netback_queue *q)
 	if (!READ_ONCE(vif->share_on))
 		return;
 	spin_lock(&netback_share_lock);
-	if (!q->busy) {
-		q->busy = true;
-		vif->share_busy++;
-	}
+	q->busy = true;
 	ticket = vif->share_next++;
 	spin_unlock(&netback_share_lock);
 	wait_event_interruptible(vif->share_wq,
@@ -797,7 +797,7 @@ static void netback_share_wait(struct netback_queue *q)
 	if (kthread_should_stop())
 		return;
 	/* Its turn: netback_share_charged() passes it on. */
-	WRITE_ONCE(vif->share_pass, q);
+	q->turn = true;
 	for (;;) {
 		spin_lock(&netback_share_lock);
 		netback_share_activate(&netback_share, &vif->share);
@@ -834,15 +834,14 @@ static void netback_share_charged(struct netback_queue *q)
 {
 	struct netback_vif *vif = q->vif;
 
-	/* Its own thread alone sets it to q (it is cleared with it stopped). */
-	if (READ_ONCE(vif->share_pass) != q)
+	if (!q->turn)
 		return;
+	q->turn = false;
 	spin_lock(&netback_share_lock);
 	if (q->pass_bytes &&
 	    netback_share_charge(&netback_share, &vif->share, q->pass_bytes,
 				 ktime_get_ns()))
 		netback_share_wake();
-	WRITE_ONCE(vif->share_pass, NULL);
 	WRITE_ONCE(vif->share_serving, vif->share_serving + 1);
 	spin_unlock(&netback_share_lock);
 	wake_up_all(&vif->share_wq);
