@@ -58,6 +58,12 @@
  */
 #define NETBACK_RX_MAX_SLOTS	18
 
+/*
+ * Slots of a vif's flow table: a flow's symmetric hash picks one, which
+ * remembers the queue the guest last sent that flow on.
+ */
+#define NETBACK_FLOW_SLOTS	256
+
 /* Grant copies in one hypercall. */
 #define NETBACK_COPY_BATCH	256
 
@@ -165,6 +171,9 @@ struct netback_ring_refs {
  * @min_kbps: its minimum rate in kbit/s (0: none)
  * @cap_bytes: the toolstack's rate=: bytes every @cap_usec (0: no cap)
  * @cap_usec: that period
+ * @flow_queue: by a flow's hash, 1 + the queue the guest last sent it on
+ *	(0: none yet); the stack's packets of that flow go back on it, so
+ *	that one thread serves both ways of a connection
  */
 struct netback_vif {
 	struct xenbus_device *xdev;
@@ -192,6 +201,7 @@ struct netback_vif {
 	u32 min_kbps;
 	u64 cap_bytes;
 	u64 cap_usec;
+	u8 flow_queue[NETBACK_FLOW_SLOTS];
 };
 
 /* netback_data.c */
@@ -201,6 +211,8 @@ int netback_connect_rings(struct netback_vif *vif,
 			  unsigned int nr);
 void netback_disconnect_rings(struct netback_vif *vif);
 netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev);
+u16 netback_select_queue(struct net_device *dev, struct sk_buff *skb,
+			 struct net_device *sb_dev);
 void netback_broken(struct netback_vif *vif, const char *why);
 void netback_share_configure(struct netback_vif *vif);
 void netback_share_stats(struct netback_vif *vif, u64 *bytes, u64 *held);

@@ -245,9 +245,17 @@ static bool netback_tx_prepare(struct netback_vif *vif, struct sk_buff *skb,
 	return true;
 }
 
-/* Hand a prepared packet to the stack. */
-static void netback_tx_deliver(struct netback_vif *vif, struct sk_buff *skb)
+/* Hand a prepared packet to the stack, and note its flow's queue. */
+static void netback_tx_deliver(struct netback_queue *q, struct sk_buff *skb)
 {
+	struct netback_vif *vif = q->vif;
+	u32 slot;
+
+	if (vif->nr_queues > 1) {
+		slot = __skb_get_hash_symmetric(skb) % NETBACK_FLOW_SLOTS;
+		if (READ_ONCE(vif->flow_queue[slot]) != q->id + 1)
+			WRITE_ONCE(vif->flow_queue[slot], q->id + 1);
+	}
 	/* The per-CPU counters want no migration under them. */
 	local_bh_disable();
 	dev_sw_netstats_rx_add(vif->dev, skb->len);
@@ -339,7 +347,7 @@ static int netback_tx_one(struct netback_queue *q)
 			  skb ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
 	q->pass_bytes += slots[0].size;
 	if (skb)
-		netback_tx_deliver(vif, skb);
+		netback_tx_deliver(q, skb);
 	else
 		dev_core_stats_rx_dropped_inc(vif->dev);
 	return 1;
@@ -602,6 +610,35 @@ static bool netback_rx_pass(struct netback_queue *q)
 	    atomic_read(&q->rx_queued) < q->rx_max_bytes / 2)
 		netif_tx_wake_queue(txq);
 	return n == NETBACK_BUDGET;
+}
+
+/**
+ * netback_select_queue - the transmit queue for a packet to the guest
+ * @dev: the vif's net_device
+ * @skb: the packet
+ * @sb_dev: the subordinate device, passed on to the stack's choice
+ *
+ * A packet of a flow the guest has sent on goes back on the queue the
+ * guest sent it on: the thread that takes the guest's data then also
+ * brings it the acknowledgements, and the other way round, rather than
+ * two threads each waking for half of one connection.  Other packets
+ * get the stack's choice.
+ *
+ * Return: the queue's number.
+ */
+u16 netback_select_queue(struct net_device *dev, struct sk_buff *skb,
+			 struct net_device *sb_dev)
+{
+	struct netback_vif *vif = netdev_priv(dev);
+	unsigned int id;
+
+	if (dev->real_num_tx_queues > 1) {
+		id = READ_ONCE(vif->flow_queue[__skb_get_hash_symmetric(skb) %
+					       NETBACK_FLOW_SLOTS]);
+		if (id && id <= dev->real_num_tx_queues)
+			return id - 1;
+	}
+	return netdev_pick_tx(dev, skb, sb_dev);
 }
 
 /**

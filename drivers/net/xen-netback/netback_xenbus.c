@@ -109,6 +109,7 @@ static const struct net_device_ops netback_netdev_ops = {
 	.ndo_open = netback_open,
 	.ndo_stop = netback_stop,
 	.ndo_start_xmit = netback_start_xmit,
+	.ndo_select_queue = netback_select_queue,
 	.ndo_change_mtu = netback_change_mtu,
 	.ndo_fix_features = netback_fix_features,
 	.ndo_get_stats64 = dev_get_tstats64,
@@ -196,6 +197,8 @@ static int netback_connect(struct netback_vif *vif)
 	/* Large packets come in several slots, their checksums blank. */
 	vif->rx_gso4 = sg && gso4 && vif->rx_csum4;
 	vif->rx_gso6 = sg && gso6 && vif->rx_csum6;
+	/* The flows of a previous connection are the queues' no longer. */
+	memset(vif->flow_queue, 0, sizeof(vif->flow_queue));
 	rtnl_lock();
 	if (!sg && vif->dev->mtu > ETH_DATA_LEN)
 		dev_set_mtu(vif->dev, ETH_DATA_LEN);
