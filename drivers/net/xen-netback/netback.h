@@ -104,6 +104,10 @@ struct netback_vif;
  * @turn: it has its vif's turn in the sharing (its own thread alone)
  * @pass_bytes: bytes the thread's pass moved, both ways
  * @pass_allow: bytes the sharing lets the pass move
+ * @rx_wait_since: when the packet at the head of @rx_queue began to wait
+ *	for the guest's buffers, in jiffies (0: none waits); the thread's
+ * @rx_stalled: the guest posted no buffers for rx_stall_ms: what the
+ *	stack sends it is dropped, not queued, until it posts one
  */
 struct netback_queue {
 	struct netback_vif *vif;
@@ -128,6 +132,8 @@ struct netback_queue {
 	bool turn;
 	u64 pass_bytes;
 	u64 pass_allow;
+	unsigned long rx_wait_since;
+	bool rx_stalled;
 };
 
 /**

@@ -4,8 +4,9 @@
  *
  * Each of a vif's queues has a thread that serves its two rings,
  * NETBACK_BUDGET packets of each at most a pass, so that one busy queue
- * cannot hold a CPU.  The stack picks the queue of a packet for the
- * guest (the net_device has as many transmit queues as the vif has).
+ * cannot hold a CPU.  A packet for the guest goes on the queue the
+ * guest last sent its flow on, else on the stack's choice (the
+ * net_device has as many transmit queues as the vif has).
  *
  *   transmit ring: a packet's slots are copied out once and checked
  *     (netback_txcheck.c); its bytes are grant-copied into fresh pages
@@ -20,7 +21,9 @@
  *     frontend takes several, feature-sg) and answers them; a packet
  *     larger than the MTU (GSO, where the frontend takes it) takes one
  *     more, for the GSO slot after the first answer.  A checksum stays
- *     blank where the frontend takes that.
+ *     blank where the frontend takes that.  A guest that posts no
+ *     buffers for rx_stall_ms (module parameter) loses what waits for
+ *     it, and what is sent to it is dropped until it posts one.
  *
  * A queue's event channel takes a late EOI: after an event, the next is
  * held back until its thread has looked at both rings.
@@ -592,8 +595,11 @@ static bool netback_rx_pass(struct netback_queue *q)
 		if (rc == 0) {
 			/* Wait for buffers: an event comes when they are posted. */
 			skb_queue_head(&q->rx_queue, skb);
+			if (!q->rx_wait_since)
+				q->rx_wait_since = jiffies | 1;
 			return netback_rx_wait_for(q, netback_rx_slots(vif, skb));
 		}
+		q->rx_wait_since = 0;
 		atomic_sub(skb->len, &q->rx_queued);
 		if (rc < 0) {
 			kfree_skb(skb);
@@ -679,6 +685,11 @@ netdev_tx_t netback_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (id >= vif->nr_queues)
 		id = 0;
 	q = &vif->queues[id];
+	if (READ_ONCE(q->rx_stalled)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
 	/* Counted first: the thread may take it off the queue at once. */
 	queued = atomic_add_return(skb->len, &q->rx_queued);
 	skb_queue_tail(&q->rx_queue, skb);
@@ -697,8 +708,66 @@ static void netback_rx_purge(struct netback_queue *q)
 
 	while ((skb = skb_dequeue(&q->rx_queue))) {
 		atomic_sub(skb->len, &q->rx_queued);
+		dev_core_stats_tx_dropped_inc(q->vif->dev);
 		kfree_skb(skb);
 	}
+}
+
+/* ---- a guest that posts no receive buffers ---- */
+
+static unsigned int rx_stall_ms = 10000;
+module_param(rx_stall_ms, uint, 0644);
+MODULE_PARM_DESC(rx_stall_ms,
+		 "Milliseconds a queue waits for a guest's receive buffers before it drops what waits for the guest and what the stack sends it, until the guest posts buffers again (default 10000; 0: wait for ever)");
+
+/*
+ * How long the thread may sleep before the queue stalls: 0 when it does
+ * now, MAX_SCHEDULE_TIMEOUT when it is not on its way to.
+ */
+static long netback_rx_stall_left(struct netback_queue *q)
+{
+	unsigned int ms = READ_ONCE(rx_stall_ms);
+	unsigned long end;
+
+	if (!ms || !q->rx_wait_since || q->rx_stalled ||
+	    test_bit(NETBACK_BROKEN, &q->vif->flags))
+		return MAX_SCHEDULE_TIMEOUT;
+	end = q->rx_wait_since + msecs_to_jiffies(ms);
+	return time_after(end, jiffies) ? end - jiffies : 0;
+}
+
+/*
+ * A queue whose guest posted no buffer for rx_stall_ms stalls: one log
+ * line, what waits for the guest is dropped and the stack may send
+ * again (it is dropped at once).  The guest's next buffer ends it.
+ */
+static void netback_rx_stall_check(struct netback_queue *q)
+{
+	struct netback_vif *vif = q->vif;
+	struct netif_rx_sring *s = q->rx_sring;
+
+	if (test_bit(NETBACK_BROKEN, &vif->flags))
+		return;
+	if (q->rx_stalled) {
+		if (xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod)) <= 0)
+			return;
+		q->rx_wait_since = 0;
+		WRITE_ONCE(q->rx_stalled, false);
+		netdev_info(vif->dev, "queue %u: the guest posts receive buffers again\n",
+			    q->id);
+		return;
+	}
+	if (netback_rx_stall_left(q))
+		return;
+	netdev_warn(vif->dev, "queue %u: the guest posted no receive buffers for %u ms: dropping what is sent to it\n",
+		    q->id, READ_ONCE(rx_stall_ms));
+	WRITE_ONCE(q->rx_stalled, true);
+	q->rx_wait_since = 0;
+	/* Any buffer it posts now wakes us. */
+	netback_rx_wait_for(q, 1);
+	netback_rx_purge(q);
+	if (netif_running(vif->dev))
+		netif_tx_wake_queue(netdev_get_tx_queue(vif->dev, q->id));
 }
 
 /* ---- sharing dom0 between vifs (netback_share.c) ---- */
@@ -910,7 +979,12 @@ static int netback_thread(void *data)
 	while (!kthread_should_stop()) {
 		if (!more) {
 			netback_share_idle(q);
-			wait_event_interruptible(q->wq, netback_has_work(q));
+			wait_event_interruptible_timeout(q->wq,
+							 netback_has_work(q),
+							 netback_rx_stall_left(q));
+			netback_rx_stall_check(q);
+			if (!netback_has_work(q))
+				continue;
 		}
 		netback_share_wait(q);
 		kicked = test_and_clear_bit(NETBACK_KICKED, &q->flags);
@@ -971,6 +1045,8 @@ static int netback_connect_queue(struct netback_queue *q,
 	int rc;
 
 	q->flags = 0;
+	q->rx_wait_since = 0;
+	q->rx_stalled = false;
 	snprintf(q->name, sizeof(q->name), "%s-q%u", q->vif->dev->name, q->id);
 	/* What the vif may hold for the guest, shared out between them. */
 	q->rx_max = max(NETBACK_RX_QUEUE_MAX / q->vif->nr_queues,
