@@ -269,7 +269,8 @@ def hostfe_cases(kind='vbd'):
     """The hostile frontend's cases (rootfs/hostfe-cases for disks,
     rootfs/hostnf-cases for vifs): (device, expectation, steps), the
     device as the guest names it in its lines (xvdb, vif3), the
-    expectation 'serve' or the text of a close."""
+    expectation 'serve', the text of a close, or 'log:' and a line's
+    text."""
     cases = []
     name = 'hostfe-cases' if kind == 'vbd' else 'hostnf-cases'
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -338,6 +339,13 @@ def judge_hostfe(s, out, serial):
             why = 'its steps failed: ' + (m.group(1) if m else '?')
         elif expect == 'serve':
             if state != '4':
+                why = f'backend state {state}, not Connected'
+        elif expect.startswith('log:'):
+            want = expect.split(':', 1)[1].strip()
+            if not any(f'{kind}{domid}.{vdev}:' in ln and want in ln
+                       for ln in ktext.splitlines()):
+                why = f'no log line with "{want}"'
+            elif state != '4':
                 why = f'backend state {state}, not Connected'
         else:
             want = expect.split(':', 1)[1].strip()

@@ -5,7 +5,8 @@
 # case of rootfs/hostfe-cases, each 1 MiB of dom0's memory through a loop
 # device, and a healthy 8 MiB disk, xvda, of random bytes.  Or a hostile
 # network frontend (rootfs/hostnf.c, pvops.hostnf=1) against netback: one
-# vif on dom0's bridge a case of rootfs/hostnf-cases.
+# vif on dom0's bridge a case of rootfs/hostnf-cases, with a broadcast
+# ping a second from dom0 to all of them.
 # Sourced by run.sh, the job harness_job.make_job() writes for dom0.
 
 # run_hostfe NAME CFG TIMEOUT [vif]: start the bystander, create the
@@ -43,10 +44,21 @@ run_hostfe() {
 		loops="$loops $l"
 		disks="$disks${disks:+, }'format=raw, vdev=$disk, access=rw, script=/job/hotplug-block, target=$l'"
 	done
+	stall_ms0= bcast=
 	if [ "$kind" = vif ]; then
 		for v in $(sed -n 's/^\([0-9][0-9]*\) *|.*/\1/p' /job/hostnf-cases); do
 			vifs="$vifs${vifs:+, }'devid=$v, bridge=xenbr0, script=/job/hotplug-vif'"
 		done
+		# A ping a second to the bridge's broadcast address: every
+		# vif gets packets, and one whose guest posts no buffers
+		# stalls (our netback: after rx_stall_ms, 2 s here).
+		stall_knob=/sys/module/xen_netback/parameters/rx_stall_ms
+		if [ -w $stall_knob ]; then
+			stall_ms0=$(cat $stall_knob)
+			echo 2000 > $stall_knob
+		fi
+		(while :; do busybox ping -c 1 -W 1 169.254.255.255 > /dev/null 2>&1; done) &
+		bcast=$!
 	fi
 	if ! timeout -k 5 180 xl create -q "/job/cfg/$cfg" "name=\"$name\"" \
 			"disk=[$disks]" "vif=[$vifs]" > "/job/out/$name.create.log" 2>&1; then
@@ -66,6 +78,8 @@ run_hostfe() {
 		gone_within 100 xenstore-read $be
 	fi
 	bystander_stop "$name"
+	[ -n "$bcast" ] && kill $bcast 2>/dev/null
+	[ -n "$stall_ms0" ] && echo "$stall_ms0" > /sys/module/xen_netback/parameters/rx_stall_ms
 	# The backends' devices must go with the domains, and their threads.
 	sleep 1
 	devs=$(ls /sys/bus/xen-backend/devices 2>/dev/null | grep -c "^$kind-$d-")
