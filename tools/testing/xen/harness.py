@@ -40,7 +40,7 @@ import time
 import harness_kunit
 from harness_common import (
     GUEST_TYPE, HERE, MARK, log, read, Result, tally, verdict_line)
-from harness_bench import IO_COSTS, PAIR_FIGURES, ratio_interval
+from harness_bench import IO_COSTS, PAIR_FIGURES, SEQ_COSTS, ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
 from harness_micro import micro_summary
@@ -100,7 +100,9 @@ def pair_guests(s, k):
 SERVE_FIGURES = {
     'fio': [(k, lb, u, False) for k, lb, u in PAIR_FIGURES['io']] +
            [(k, lb + ' per 1,000 4k reads', u, True) for k, lb, u in IO_COSTS
-            if k in ('sent', 'dom0_ms')],
+            if k in ('sent', 'dom0_ms')] +
+           [(k, lb + ' per MB of 1M reads', u, True)
+            for k, lb, u in SEQ_COSTS],
     'iperf': [(k, lb, u, False) for k, lb, u in PAIR_FIGURES['net']],
 }
 

@@ -42,7 +42,8 @@ run_debian_io() {
 		d=$(xl domid "$n") e0=0 e1=0 c0=0 c1=0 z0=0 z1=0
 		# The random reads' cost besides the guest's: the events
 		# blkback took (each an EVTCHNOP_send of the domU) and the
-		# CPU seconds of both domains.
+		# CPU seconds of both domains; and those of the sequential
+		# reads, which run from the random reads' end to the result.
 		if wait_log "$log" 'PVOPS-HARNESS: io randread start' 1 $((tmo * 10)) "$n"; then
 			e0=$(blkback_events) c0=$(dom_cpu $d) z0=$(dom_cpu 0)
 			wait_log "$log" 'PVOPS-HARNESS: io randread done' 1 600
@@ -51,12 +52,14 @@ run_debian_io() {
 		if ! wait_log "$log" 'PVOPS-HARNESS: io fio' 1 $((tmo * 10)) "$n"; then
 			stuck_dump "$n"; step fio=failed; xl destroy "$n"; return 1
 		fi
+		c2=$(dom_cpu $d) z2=$(dom_cpu 0)
 		if ! same_dom "$n" $d; then
 			step fio=failed restarted_as=$(xl domid "$n" 2>/dev/null || echo none)
 			xl destroy "$n"; return 1
 		fi
 		step fio=ok randread_sent=$((e1 - e0)) \
-			randread_domu_s=$(sub $c1 $c0) randread_dom0_s=$(sub $z1 $z0)
+			randread_domu_s=$(sub $c1 $c0) randread_dom0_s=$(sub $z1 $z0) \
+			seqread_domu_s=$(sub $c2 $c1) seqread_dom0_s=$(sub $z2 $z1)
 		debian_down; return
 	fi
 	if ! wait_log "$log" 'PVOPS-HARNESS: io written' 1 $((tmo * 10)); then
