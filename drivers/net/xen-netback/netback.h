@@ -59,10 +59,13 @@
 #define NETBACK_RX_MAX_SLOTS	18
 
 /*
- * Slots of a vif's flow table: a flow's symmetric hash picks one, which
- * remembers the queue the guest last sent that flow on.
+ * Slots of a vif's flow table: the low bits of a flow's symmetric hash
+ * pick one, which holds the rest of the hash and 1 + the queue the guest
+ * last sent that flow on (in the slot's low bits, as NETBACK_MAX_QUEUES
+ * is below NETBACK_FLOW_SLOTS), so that two flows of one slot are told
+ * apart.
  */
-#define NETBACK_FLOW_SLOTS	256
+#define NETBACK_FLOW_SLOTS	1024
 
 /* Grant copies in one hypercall. */
 #define NETBACK_COPY_BATCH	256
@@ -177,9 +180,10 @@ struct netback_ring_refs {
  * @min_kbps: its minimum rate in kbit/s (0: none)
  * @cap_bytes: the toolstack's rate=: bytes every @cap_usec (0: no cap)
  * @cap_usec: that period
- * @flow_queue: by a flow's hash, 1 + the queue the guest last sent it on
- *	(0: none yet); the stack's packets of that flow go back on it, so
- *	that one thread serves both ways of a connection
+ * @flow_queue: by a flow's hash, the queue the guest last sent it on
+ *	(see NETBACK_FLOW_SLOTS; 0: none yet); the stack's packets of that
+ *	flow go back on it, so that one thread serves both ways of a
+ *	connection
  */
 struct netback_vif {
 	struct xenbus_device *xdev;
@@ -207,7 +211,7 @@ struct netback_vif {
 	u32 min_kbps;
 	u64 cap_bytes;
 	u64 cap_usec;
-	u8 flow_queue[NETBACK_FLOW_SLOTS];
+	u32 flow_queue[NETBACK_FLOW_SLOTS];
 };
 
 /* netback_data.c */

@@ -39,6 +39,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
@@ -248,16 +249,23 @@ static bool netback_tx_prepare(struct netback_vif *vif, struct sk_buff *skb,
 	return true;
 }
 
+/* A flow table slot's low bits: 1 + a queue; the rest: the hash's. */
+#define NETBACK_FLOW_LOW	(NETBACK_FLOW_SLOTS - 1)
+
 /* Hand a prepared packet to the stack, and note its flow's queue. */
 static void netback_tx_deliver(struct netback_queue *q, struct sk_buff *skb)
 {
 	struct netback_vif *vif = q->vif;
-	u32 slot;
+	u32 hash, entry;
 
+	BUILD_BUG_ON(!is_power_of_2(NETBACK_FLOW_SLOTS) ||
+		     NETBACK_MAX_QUEUES >= NETBACK_FLOW_SLOTS);
 	if (vif->nr_queues > 1) {
-		slot = __skb_get_hash_symmetric(skb) % NETBACK_FLOW_SLOTS;
-		if (READ_ONCE(vif->flow_queue[slot]) != q->id + 1)
-			WRITE_ONCE(vif->flow_queue[slot], q->id + 1);
+		hash = __skb_get_hash_symmetric(skb);
+		entry = (hash & ~NETBACK_FLOW_LOW) | (q->id + 1);
+		if (READ_ONCE(vif->flow_queue[hash & NETBACK_FLOW_LOW]) != entry)
+			WRITE_ONCE(vif->flow_queue[hash & NETBACK_FLOW_LOW],
+				   entry);
 	}
 	/* The per-CPU counters want no migration under them. */
 	local_bh_disable();
@@ -637,11 +645,14 @@ u16 netback_select_queue(struct net_device *dev, struct sk_buff *skb,
 {
 	struct netback_vif *vif = netdev_priv(dev);
 	unsigned int id;
+	u32 hash, entry;
 
 	if (dev->real_num_tx_queues > 1) {
-		id = READ_ONCE(vif->flow_queue[__skb_get_hash_symmetric(skb) %
-					       NETBACK_FLOW_SLOTS]);
-		if (id && id <= dev->real_num_tx_queues)
+		hash = __skb_get_hash_symmetric(skb);
+		entry = READ_ONCE(vif->flow_queue[hash & NETBACK_FLOW_LOW]);
+		id = entry & NETBACK_FLOW_LOW;
+		if (id && id <= dev->real_num_tx_queues &&
+		    !((entry ^ hash) & ~NETBACK_FLOW_LOW))
 			return id - 1;
 	}
 	return netdev_pick_tx(dev, skb, sb_dev);
@@ -737,9 +748,11 @@ static long netback_rx_stall_left(struct netback_queue *q)
 }
 
 /*
- * A queue whose guest posted no buffer for rx_stall_ms stalls: one log
- * line, what waits for the guest is dropped and the stack may send
- * again (it is dropped at once).  The guest's next buffer ends it.
+ * Called by the thread after each pass.  A queue that delivered nothing
+ * to the guest for rx_stall_ms drops what waits for it; and if the guest
+ * has posted no buffer at all, the queue stalls: one log line, and what
+ * the stack sends is dropped at once (the stack may send again) until
+ * the guest posts a buffer, which an event tells us.
  */
 static void netback_rx_stall_check(struct netback_queue *q)
 {
@@ -749,8 +762,11 @@ static void netback_rx_stall_check(struct netback_queue *q)
 	if (test_bit(NETBACK_BROKEN, &vif->flags))
 		return;
 	if (q->rx_stalled) {
-		if (xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod)) <= 0)
+		if (xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod)) <= 0) {
+			/* One start_xmit may have queued as it stalled. */
+			netback_rx_purge(q);
 			return;
+		}
 		q->rx_wait_since = 0;
 		WRITE_ONCE(q->rx_stalled, false);
 		netdev_info(vif->dev, "queue %u: the guest posts receive buffers again\n",
@@ -759,13 +775,18 @@ static void netback_rx_stall_check(struct netback_queue *q)
 	}
 	if (netback_rx_stall_left(q))
 		return;
-	netdev_warn(vif->dev, "queue %u: the guest posted no receive buffers for %u ms: dropping what is sent to it\n",
-		    q->id, READ_ONCE(rx_stall_ms));
-	WRITE_ONCE(q->rx_stalled, true);
 	q->rx_wait_since = 0;
-	/* Any buffer it posts now wakes us. */
-	netback_rx_wait_for(q, 1);
 	netback_rx_purge(q);
+	/* From here, any buffer it posts wakes us. */
+	if (netback_rx_wait_for(q, 1)) {
+		net_info_ratelimited("%s: queue %u: the guest's receive buffers were too few for %u ms: dropped what waited for it\n",
+				     vif->dev->name, q->id,
+				     READ_ONCE(rx_stall_ms));
+	} else {
+		WRITE_ONCE(q->rx_stalled, true);
+		netdev_warn(vif->dev, "queue %u: the guest posted no receive buffers for %u ms: dropping what is sent to it\n",
+			    q->id, READ_ONCE(rx_stall_ms));
+	}
 	if (netif_running(vif->dev))
 		netif_tx_wake_queue(netdev_get_tx_queue(vif->dev, q->id));
 }
@@ -982,9 +1003,6 @@ static int netback_thread(void *data)
 			wait_event_interruptible_timeout(q->wq,
 							 netback_has_work(q),
 							 netback_rx_stall_left(q));
-			netback_rx_stall_check(q);
-			if (!netback_has_work(q))
-				continue;
 		}
 		netback_share_wait(q);
 		kicked = test_and_clear_bit(NETBACK_KICKED, &q->flags);
@@ -1000,6 +1018,7 @@ static int netback_thread(void *data)
 			netback_rx_purge(q);
 			more = false;
 		} else {
+			netback_rx_stall_check(q);
 			notify = xen_ring_push_responses(&q->tx,
 							 &q->tx_sring->rsp_prod,
 							 &q->tx_sring->rsp_event);
