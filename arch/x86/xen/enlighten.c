@@ -10,6 +10,7 @@
  * the first 32 vCPUs only.  xen_vcpu_setup() moves it into per-CPU
  * memory, which Xen allows once per vCPU, for the life of the domain.
  */
+#include <linux/bvec.h>
 #include <linux/cache.h>
 #include <linux/debugfs.h>
 #include <linux/export.h>
@@ -154,9 +155,19 @@ struct dentry *xen_debugfs_dir(void)
  * In an HVM container (PVH) Xen translates guest frames itself, so two
  * pages contiguous in the guest's physical space are contiguous for a
  * device as well, and the block layer has checked the former already.
+ * A PV guest's (dom0's) pages are machine frames in no order: a segment
+ * across two of them that are not frames in a row would be bounced
+ * through the swiotlb (a copy), so it is not made.
  */
 bool xen_biovec_phys_mergeable(const struct bio_vec *vec1,
 			       const struct page *page)
 {
-	return true;
+	unsigned long last, next = page_to_pfn(page);
+
+	if (!xen_pv_domain())
+		return true;
+	/* The block layer has seen @page hold the byte just past @vec1. */
+	last = page_to_pfn(vec1->bv_page) +
+	       PFN_DOWN(vec1->bv_offset + vec1->bv_len - 1);
+	return next == last || pfn_to_mfn(last) + 1 == pfn_to_mfn(next);
 }
