@@ -758,11 +758,17 @@ static void netback_rx_stall_check(struct netback_queue *q)
 {
 	struct netback_vif *vif = q->vif;
 	struct netif_rx_sring *s = q->rx_sring;
+	int posted;
 
 	if (test_bit(NETBACK_BROKEN, &vif->flags))
 		return;
 	if (q->rx_stalled) {
-		if (xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod)) <= 0) {
+		posted = xen_ring_new_requests(&q->rx, READ_ONCE(s->req_prod));
+		if (posted < 0) {
+			netback_broken(vif, "receive request index beyond the ring");
+			return;
+		}
+		if (!posted) {
 			/* One start_xmit may have queued as it stalled. */
 			netback_rx_purge(q);
 			return;
