@@ -6,11 +6,16 @@
  * A grant is taken back with gnttab_end_foreign_access(); when the other
  * domain still maps the page, the page is not freed until it lets go,
  * which is retried in the background.  Errors are negative errnos.
+ *
+ * A backend maps the grants of other domains with gnttab_map_refs(), in
+ * place of empty pages (xen_alloc_unpopulated_pages()).
  */
 #ifndef _XEN_GRANT_TABLE_H
 #define _XEN_GRANT_TABLE_H
 
 #include <linux/types.h>
+#include <asm/page.h>
+#include <xen/features.h>
 #include <xen/interface/grant_table.h>
 
 struct page;
@@ -53,6 +58,61 @@ void gnttab_request_free_callback(struct gnttab_free_callback *callback,
 void gnttab_cancel_free_callback(struct gnttab_free_callback *callback);
 
 void gnttab_batch_copy(struct gnttab_copy *batch, unsigned int count);
+
+/**
+ * gnttab_set_map_op() - fill in the mapping of another domain's grant
+ * @map: the op
+ * @addr: for GNTMAP_contains_pte, the machine address of the page-table
+ *	entry to write; otherwise the kernel (direct-map) address of the
+ *	empty page the grant goes in place of
+ * @flags: GNTMAP_*
+ * @ref: the grant, in @domid's table
+ * @domid: the domain that granted it
+ */
+static inline void gnttab_set_map_op(struct gnttab_map_grant_ref *map,
+				     phys_addr_t addr, u32 flags,
+				     grant_ref_t ref, domid_t domid)
+{
+	/* An HVM container names the page by its physical address. */
+	if (!(flags & GNTMAP_contains_pte) &&
+	    xen_feature(XENFEAT_auto_translated_physmap))
+		addr = __pa(addr);
+	*map = (struct gnttab_map_grant_ref){
+		.host_addr = addr,
+		.flags = flags,
+		.ref = ref,
+		.dom = domid,
+		.status = GNTST_general_error,
+	};
+}
+
+/**
+ * gnttab_set_unmap_op() - fill in the unmapping of a mapped grant
+ * @unmap: the op
+ * @addr: as given to gnttab_set_map_op()
+ * @flags: the flags the grant was mapped with
+ * @handle: the handle Xen gave the mapping
+ */
+static inline void gnttab_set_unmap_op(struct gnttab_unmap_grant_ref *unmap,
+				       phys_addr_t addr, u32 flags,
+				       grant_handle_t handle)
+{
+	if (!(flags & GNTMAP_contains_pte) &&
+	    xen_feature(XENFEAT_auto_translated_physmap))
+		addr = __pa(addr);
+	*unmap = (struct gnttab_unmap_grant_ref){
+		.host_addr = addr,
+		.handle = handle,
+		.status = GNTST_general_error,
+	};
+}
+
+int gnttab_map_refs(struct gnttab_map_grant_ref *map_ops,
+		    struct gnttab_map_grant_ref *kmap_ops,
+		    struct page **pages, unsigned int count);
+int gnttab_unmap_refs(struct gnttab_unmap_grant_ref *unmap_ops,
+		      struct gnttab_unmap_grant_ref *kunmap_ops,
+		      struct page **pages, unsigned int count);
 unsigned int gnttab_max_grant_frames(void);
 int gnttab_status_to_errno(s16 status);
 

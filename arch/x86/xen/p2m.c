@@ -68,6 +68,32 @@ unsigned long xen_m2p_entry(unsigned long mfn)
 EXPORT_SYMBOL_GPL(xen_m2p_entry);
 
 /**
+ * xen_p2m_set_foreign() - let an empty page stand for another domain's frame
+ * @pfn: a page with no memory behind it (xen_alloc_unpopulated_pages())
+ * @mfn: the machine frame of another domain a grant mapping now puts at
+ *	the page's direct-map address; INVALID_P2M_ENTRY once it is gone
+ *
+ * What reaches the page by its pfn (DMA through swiotlb-xen, bio merges)
+ * then reaches the foreign frame.  Nothing marks the entry as foreign:
+ * the M2P names the other domain's pfn for that frame, which the P2M
+ * does not confirm, so mfn_to_pfn() calls it not ours.
+ *
+ * Return: 0, -EBUSY when @pfn has a frame already, -EINVAL for an
+ * identity entry, -ENOMEM when the tree needed a leaf it could not get.
+ */
+int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn)
+{
+	unsigned long old = __xen_p2m_entry(pfn);
+
+	if (old != INVALID_P2M_ENTRY && (old & IDENTITY_FRAME_BIT))
+		return -EINVAL;
+	if (mfn != INVALID_P2M_ENTRY && old != INVALID_P2M_ENTRY)
+		return -EBUSY;
+	return xen_p2m_set(&xen_p2m, pfn, mfn);
+}
+EXPORT_SYMBOL_GPL(xen_p2m_set_foreign);
+
+/**
  * xen_m2p_other() - the pfn of a frame the M2P gives no confirmed pfn for
  * @mfn: the machine frame
  *

@@ -44,6 +44,7 @@ static inline unsigned long xen_foreign_pfn(unsigned long mfn)
 #ifdef CONFIG_XEN_PV
 unsigned long xen_p2m_entry(unsigned long pfn);
 unsigned long xen_m2p_entry(unsigned long mfn);
+int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn);
 #else
 static inline unsigned long xen_p2m_entry(unsigned long pfn)
 {
@@ -53,6 +54,11 @@ static inline unsigned long xen_p2m_entry(unsigned long pfn)
 static inline unsigned long xen_m2p_entry(unsigned long mfn)
 {
 	return mfn;
+}
+
+static inline int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn)
+{
+	return -EINVAL;
 }
 #endif
 
