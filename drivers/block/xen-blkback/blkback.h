@@ -7,12 +7,15 @@
  * and taking them down.  blkback_ring.c owns each ring: its mapping, its
  * event channel, the thread that takes requests and writes responses.
  * blkback_io.c carries a checked request out: grant copies between the
- * frontend's pages and ours, bios to the block device.  blkback_req.c
- * checks requests (pure logic).
+ * frontend's pages and ours, bios to the block device.  blkback_grants.c
+ * keeps the grants of a frontend that offers feature-persistent mapped,
+ * so that their bios need no copy.  blkback_req.c checks requests (pure
+ * logic).
  *
- * Data moves by grant copy, never by mapping the frontend's pages: a
+ * Data moves by grant copy unless both ends said feature-persistent: a
  * frontend that revokes a grant under I/O makes that copy fail and
- * nothing else, and a dead domain leaves no mapping behind to wait for.
+ * nothing else.  Persistent grants stay mapped until the rings go, which
+ * the frontend promised to allow.
  *
  * Lock order: blkback_dev.lock (mutex: connect, disconnect, the block
  * device) -> blkback_ring.done_lock (spinlock, irqsave: the completed
@@ -26,6 +29,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 #include <xen/grant_table.h>
 #include <xen/interface/io/blkif.h>
 #include <xen/ring.h>
@@ -56,6 +60,7 @@
 #define BLKBACK_BROKEN	1	/* the frontend sent nonsense: no more requests */
 
 struct blkback_dev;
+struct blkback_grant;
 struct blkback_ring;
 
 /**
@@ -64,7 +69,8 @@ struct blkback_ring;
  * @list: on the ring's free or done list
  * @req: the request, checked
  * @segs: its segments, checked (BLKBACK_MAX_SEGS)
- * @pages: our page behind each segment
+ * @pages: the page behind each segment: a persistent grant's, or ours
+ * @mapped: the segments whose page is a persistent grant's (no copy)
  * @desc: a page for an indirect request's segment descriptors, copied in
  * @bios: bios in flight, plus one while they are being submitted
  * @status: the BLKIF_RSP_* to answer; an error from any bio or copy sticks
@@ -75,6 +81,7 @@ struct blkback_pending {
 	struct blkback_req req;
 	struct blkback_seg *segs;
 	struct page **pages;
+	DECLARE_BITMAP(mapped, BLKBACK_MAX_SEGS);
 	struct blkif_request_segment *desc;
 	atomic_t bios;
 	int status;
@@ -97,7 +104,14 @@ struct blkback_pending {
  * @inflight: pendings in use
  * @pool: idle data pages
  * @pool_count: how many
- * @pages_used: data pages in use
+ * @pages_used: data pages of ours in use
+ * @persistent: both ends said feature-persistent
+ * @grants: the persistent grants mapped, by grant reference
+ * @nr_grants: how many
+ * @map_refs: a request's grant references, to look them up at once
+ * @map_ops: room to map a request's grants at once
+ * @map_pages: their pages
+ * @map_new: their &struct blkback_grant
  * @copy: a batch of grant copies
  * @copy_owner: the pending each copy is for
  * @nr_copy: copies in the batch
@@ -119,6 +133,13 @@ struct blkback_ring {
 	struct page **pool;
 	unsigned int pool_count;
 	unsigned int pages_used;
+	bool persistent;
+	struct xarray grants;
+	unsigned int nr_grants;
+	grant_ref_t *map_refs;
+	struct gnttab_map_grant_ref *map_ops;
+	struct page **map_pages;
+	struct blkback_grant **map_new;
 	struct gnttab_copy *copy;
 	struct blkback_pending **copy_owner;
 	unsigned int nr_copy;
@@ -134,6 +155,7 @@ struct blkback_ring {
  * @devt: its number
  * @lim: its limits; @lim.sectors changes when it is resized
  * @info: VDISK_* bits we publish
+ * @persistent: both ends said feature-persistent
  * @nr_rings: rings connected (0: none)
  * @rings: them
  */
@@ -146,6 +168,7 @@ struct blkback_dev {
 	dev_t devt;
 	struct blkback_limits lim;
 	unsigned int info;
+	bool persistent;
 	unsigned int nr_rings;
 	struct blkback_ring *rings;
 };
@@ -164,6 +187,13 @@ void blkback_io_start(struct blkback_ring *ring, struct blkback_pending *p,
 		      const union blkif_sring_entry *slot);
 void blkback_io_reap(struct blkback_ring *ring);
 void blkback_pool_drain(struct blkback_ring *ring);
+
+/* blkback_grants.c */
+bool blkback_persistent_offer(void);
+int blkback_grants_init(struct blkback_ring *ring, bool persistent);
+void blkback_grants_get(struct blkback_ring *ring, const grant_ref_t *grefs,
+			unsigned int n, struct page **pages);
+void blkback_grants_release(struct blkback_ring *ring);
 
 /* blkback_xenbus.c */
 void blkback_check_resize(struct blkback_dev *blkif);

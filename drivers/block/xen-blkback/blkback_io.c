@@ -2,12 +2,15 @@
 /*
  * blkback: carrying a checked request out.
  *
- * A write's data is copied from the frontend's granted pages into ours
- * with one GNTTABOP_copy for the whole request, then written with bios.
- * A read is read into our pages, and once its bios are done the ring's
- * thread copies it to the frontend, batching the copies of every read
- * completed meanwhile into one hypercall.  A copy Xen refuses (a grant
- * the frontend revoked, or never gave) fails that request alone.
+ * A segment whose grant the ring keeps mapped (blkback_grants.c) is read
+ * or written by the bio in the frontend's page itself.  Any other
+ * segment of a write is copied from the frontend's granted page into
+ * ours, with one GNTTABOP_copy for the whole request, then written with
+ * bios; of a read, it is read into our page, and once the request's bios
+ * are done the ring's thread copies it to the frontend, batching the
+ * copies of every read completed meanwhile into one hypercall.  A copy
+ * Xen refuses (a grant the frontend revoked, or never gave) fails that
+ * request alone.
  */
 
 #include <linux/bio.h>
@@ -36,6 +39,10 @@ static void blkback_pages_put(struct blkback_ring *ring,
 	for (i = 0; i < p->req.nr_segs; i++) {
 		if (!p->pages[i])
 			continue;
+		if (test_bit(i, p->mapped)) {
+			p->pages[i] = NULL;	/* the grant's: it stays */
+			continue;
+		}
 		ring->pages_used--;
 		if (ring->pool_count < BLKBACK_POOL_PAGES)
 			ring->pool[ring->pool_count++] = p->pages[i];
@@ -55,12 +62,29 @@ void blkback_pool_drain(struct blkback_ring *ring)
 		__free_page(ring->pool[--ring->pool_count]);
 }
 
+/*
+ * A page for each segment: its grant's, mapped, or one of ours to copy
+ * through.
+ */
 static int blkback_pages_get(struct blkback_ring *ring,
 			     struct blkback_pending *p)
 {
-	unsigned int i;
+	unsigned int i, n = p->req.nr_segs;
 
-	for (i = 0; i < p->req.nr_segs; i++) {
+	bitmap_zero(p->mapped, BLKBACK_MAX_SEGS);
+	if (ring->persistent) {
+		for (i = 0; i < n; i++)
+			ring->map_refs[i] = p->segs[i].gref;
+		blkback_grants_get(ring, ring->map_refs, n, p->pages);
+		for (i = 0; i < n; i++)
+			if (p->pages[i])
+				__set_bit(i, p->mapped);
+	} else {
+		memset(p->pages, 0, n * sizeof(*p->pages));
+	}
+	for (i = 0; i < n; i++) {
+		if (p->pages[i])
+			continue;
 		p->pages[i] = blkback_page_get(ring);
 		if (!p->pages[i]) {
 			blkback_pages_put(ring, p);
@@ -290,16 +314,22 @@ static enum blkback_verdict blkback_indirect(struct blkback_ring *ring,
 					     const struct blkback_limits *lim,
 					     const char **why)
 {
-	struct page *page = virt_to_page(p->desc);
-	unsigned int nsegs = p->req.nr_segs;
+	size_t size = p->req.nr_segs * sizeof(struct blkif_request_segment);
+	struct page *mapped;
 
 	/* BLKBACK_MAX_SEGS descriptors fit one page: nr_indirect is 1. */
-	blkback_copy_add(ring, p, p->req.indirect_grefs[0], page, 0,
-			 nsegs * sizeof(struct blkif_request_segment), false);
-	blkback_copy_flush(ring);
-	if (p->status != BLKIF_RSP_OKAY) {
-		*why = "descriptor page not granted";
-		return BLKBACK_FAIL;
+	blkback_grants_get(ring, p->req.indirect_grefs, 1, &mapped);
+	if (mapped) {
+		/* Copied once: the frontend may change its page meanwhile. */
+		memcpy(p->desc, page_address(mapped), size);
+	} else {
+		blkback_copy_add(ring, p, p->req.indirect_grefs[0],
+				 virt_to_page(p->desc), 0, size, false);
+		blkback_copy_flush(ring);
+		if (p->status != BLKIF_RSP_OKAY) {
+			*why = "descriptor page not granted";
+			return BLKBACK_FAIL;
+		}
 	}
 	return blkback_req_parse_segs(p->desc, lim, &p->req, p->segs, why);
 }
@@ -347,9 +377,10 @@ void blkback_io_start(struct blkback_ring *ring, struct blkback_pending *p,
 	}
 	if (p->req.op != BLKIF_OP_READ && p->req.nr_segs) {
 		for (i = 0; i < p->req.nr_segs; i++)
-			blkback_copy_add(ring, p, p->segs[i].gref, p->pages[i],
-					 p->segs[i].offset, p->segs[i].len,
-					 false);
+			if (!test_bit(i, p->mapped))
+				blkback_copy_add(ring, p, p->segs[i].gref,
+						 p->pages[i], p->segs[i].offset,
+						 p->segs[i].len, false);
 		blkback_copy_flush(ring);
 		if (p->status != BLKIF_RSP_OKAY) {
 			blkback_finish(ring, p);
@@ -385,9 +416,10 @@ void blkback_io_reap(struct blkback_ring *ring)
 		if (ring->nr_copy + p->req.nr_segs > BLKBACK_MAX_SEGS)
 			blkback_copy_flush(ring);
 		for (i = 0; i < p->req.nr_segs; i++)
-			blkback_copy_add(ring, p, p->segs[i].gref, p->pages[i],
-					 p->segs[i].offset, p->segs[i].len,
-					 true);
+			if (!test_bit(i, p->mapped))
+				blkback_copy_add(ring, p, p->segs[i].gref,
+						 p->pages[i], p->segs[i].offset,
+						 p->segs[i].len, true);
 	}
 	blkback_copy_flush(ring);
 	list_for_each_entry_safe(p, tmp, &done, list) {

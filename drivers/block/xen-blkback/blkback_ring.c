@@ -194,6 +194,7 @@ static void blkback_ring_free(struct blkback_ring *ring)
 	}
 	kvfree(ring->pendings);
 	ring->pendings = NULL;
+	blkback_grants_release(ring);
 	blkback_pool_drain(ring);
 	kfree(ring->pool);
 	ring->pool = NULL;
@@ -254,10 +255,16 @@ int blkback_ring_connect(struct blkback_ring *ring, const grant_ref_t *grefs,
 	spin_lock_init(&ring->done_lock);
 	INIT_LIST_HEAD(&ring->done);
 	INIT_LIST_HEAD(&ring->free);
+	rc = blkback_grants_init(ring, ring->blkif->persistent);
+	if (rc) {
+		xenbus_dev_fatal(xdev, rc, "ring %u: allocating grant maps",
+				 ring->id);
+		goto fail;
+	}
 
 	rc = xenbus_map_ring_valloc(xdev, (grant_ref_t *)grefs, nr_grefs, &addr);
 	if (rc)
-		return rc;	/* reported by xenbus */
+		goto fail;	/* reported by xenbus */
 	ring->sring = addr;
 	xen_back_ring_attach(&ring->br,
 			     XEN_SRING_ENTRIES(blkif, nr_grefs * XEN_PAGE_SIZE),

@@ -154,7 +154,7 @@ static int blkback_check_protocol(struct blkback_dev *blkif)
 static int blkback_connect(struct blkback_dev *blkif)
 {
 	struct xenbus_device *xdev = blkif->xdev;
-	unsigned int nr, order, i;
+	unsigned int nr, order, pers, i;
 	char prefix[20] = "";
 	bool paged;
 	int rc;
@@ -165,8 +165,13 @@ static int blkback_connect(struct blkback_dev *blkif)
 	if (xenbus_read_offer(xdev, "multi-queue-num-queues", 1, 1,
 			      blkback_max_queues(), &nr) ||
 	    xenbus_read_offer(xdev, "ring-page-order", 0, 0,
-			      blkback_max_order(), &order))
+			      blkback_max_order(), &order) ||
+	    xenbus_read_offer(xdev, "feature-persistent", 0, 0, 1, &pers))
 		return -EINVAL;
+	/* What we offered when the frontend read it, not what we offer now. */
+	blkif->persistent = pers && xenbus_read_unsigned(xdev->nodename,
+							 "feature-persistent",
+							 0);
 	paged = xenbus_exists(XBT_NIL, xdev->otherend, "ring-page-order");
 
 	blkif->rings = kcalloc(nr, sizeof(*blkif->rings), GFP_KERNEL);
@@ -187,9 +192,10 @@ static int blkback_connect(struct blkback_dev *blkif)
 		}
 		blkif->nr_rings = i + 1;
 	}
-	dev_info(&xdev->dev, "serving %u:%u, %llu sectors, on %u ring%s of %u page%s\n",
+	dev_info(&xdev->dev, "serving %u:%u, %llu sectors, on %u ring%s of %u page%s%s\n",
 		 MAJOR(blkif->devt), MINOR(blkif->devt), blkif->lim.sectors,
-		 nr, nr == 1 ? "" : "s", 1U << order, order ? "s" : "");
+		 nr, nr == 1 ? "" : "s", 1U << order, order ? "s" : "",
+		 blkif->persistent ? ", persistent grants" : "");
 	rc = xenbus_switch_state(xdev, XenbusStateConnected);
 	/* A ring that broke before that: its Closing must stand. */
 	for (i = 0; i < nr; i++)
@@ -430,7 +436,8 @@ static int blkback_offer_nodes(struct blkback_dev *blkif,
 			     blkback_max_queues()) ?:
 	       xenbus_printf(t, node, "max-ring-page-order", "%u",
 			     blkback_max_order()) ?:
-	       xenbus_printf(t, node, "feature-persistent", "%d", 0);
+	       xenbus_printf(t, node, "feature-persistent", "%d",
+			     blkback_persistent_offer());
 }
 
 static int blkback_probe(struct xenbus_device *xdev,
