@@ -25,29 +25,32 @@
 #include <xen/page.h>
 #include <xen/xen.h>
 
-/* A grant Xen says is paged out: retried, with a growing pause. */
-#define GNTMAP_EAGAIN_MAX_MS	256
+/* A grant Xen says is paged out: retried, with pauses up to this long. */
+#define GNTMAP_EAGAIN_MAX_MS	128
 
 static bool gnttab_p2m_follows(u32 flags)
 {
 	return xen_pv_domain() && !(flags & GNTMAP_contains_pte);
 }
 
-/* Retry one op Xen answered GNTST_eagain, for about half a second. */
+/* Retry one op Xen answered GNTST_eagain, for a quarter second at most. */
 static void gnttab_map_retry(struct gnttab_map_grant_ref *op)
 {
 	unsigned int delay;
 
 	for (delay = 1; op->status == GNTST_eagain &&
-	     delay < GNTMAP_EAGAIN_MAX_MS; delay <<= 1) {
+	     delay <= GNTMAP_EAGAIN_MAX_MS; delay <<= 1) {
 		msleep(delay);
 		if (HYPERVISOR_grant_table_op(GNTTABOP_map_grant_ref, op, 1))
 			op->status = GNTST_general_error;
 	}
 }
 
-/* Undo one mapping gnttab_map_refs() cannot keep. */
-static void gnttab_map_undo(struct gnttab_map_grant_ref *op)
+/*
+ * Undo one mapping whose P2M entry could not be set.  Return: true when
+ * it is undone; false when the grant stays where it is, for good.
+ */
+static bool gnttab_map_undo(struct gnttab_map_grant_ref *op)
 {
 	struct gnttab_unmap_grant_ref unmap = {
 		.host_addr = op->host_addr,
@@ -55,30 +58,34 @@ static void gnttab_map_undo(struct gnttab_map_grant_ref *op)
 		.status = GNTST_general_error,
 	};
 
-	if (HYPERVISOR_grant_table_op(GNTTABOP_unmap_grant_ref, &unmap, 1) ||
-	    unmap.status != GNTST_okay)
-		pr_err("xen: grant %u of domain %u mapped at %#llx cannot be unmapped (%d): the page stays in use\n",
-		       op->ref, op->dom, op->host_addr, unmap.status);
 	op->status = GNTST_general_error;
+	if (!HYPERVISOR_grant_table_op(GNTTABOP_unmap_grant_ref, &unmap, 1) &&
+	    unmap.status == GNTST_okay)
+		return true;
+	pr_err("xen: grant %u of domain %u mapped at %#llx cannot be unmapped (%d): the page is lost\n",
+	       op->ref, op->dom, op->host_addr, unmap.status);
+	return false;
 }
 
 /**
  * gnttab_map_refs() - map other domains' grants in place of empty pages
- * @map_ops: one op a grant, filled in with gnttab_set_map_op(); each
- *	one's status, handle and dev_bus_addr are set
+ * @map_ops: one op a grant, filled in with gnttab_set_map_op() (which
+ *	makes the status an error until Xen says otherwise); each one's
+ *	status, handle and dev_bus_addr are set
  * @kmap_ops: must be NULL: a second, kernel mapping of a grant mapped
  *	into a process is not made here
  * @pages: the empty pages, one an op (unused for GNTMAP_contains_pte)
  * @count: how many
  *
- * A grant Xen reports paged out is retried for about half a second.  In
- * a PV domain, each page mapped has its P2M entry set to the foreign
- * frame; one that cannot be set (no memory for the tree) is unmapped
- * again and its op fails.
+ * A grant Xen reports paged out is retried, one after the other, for a
+ * quarter second each at most.  In a PV domain, each page mapped has its
+ * P2M entry set to the foreign frame.  Should that fail (a page that was
+ * not empty), the grant is unmapped and its op fails; should even that
+ * fail, its slot in @pages becomes NULL: the page is lost to the caller.
  *
  * Context: process context; sleeps.
- * Return: 0 once Xen looked at the ops (see each status), or a negative
- * errno when the hypercall itself failed and nothing is mapped.
+ * Return: 0, or a negative errno when the hypercall failed; either way
+ * each op's status says whether its grant is mapped.
  */
 int gnttab_map_refs(struct gnttab_map_grant_ref *map_ops,
 		    struct gnttab_map_grant_ref *kmap_ops,
@@ -89,9 +96,8 @@ int gnttab_map_refs(struct gnttab_map_grant_ref *map_ops,
 
 	if (WARN_ON_ONCE(kmap_ops))
 		return -EOPNOTSUPP;
+	/* On an error, Xen may have done the ops before the one it failed. */
 	rc = HYPERVISOR_grant_table_op(GNTTABOP_map_grant_ref, map_ops, count);
-	if (rc)
-		return rc;
 	for (i = 0; i < count; i++) {
 		struct gnttab_map_grant_ref *op = &map_ops[i];
 
@@ -99,10 +105,11 @@ int gnttab_map_refs(struct gnttab_map_grant_ref *map_ops,
 		if (op->status != GNTST_okay || !gnttab_p2m_follows(op->flags))
 			continue;
 		if (xen_p2m_set_foreign(page_to_pfn(pages[i]),
-					PFN_DOWN(op->dev_bus_addr)))
-			gnttab_map_undo(op);
+					PFN_DOWN(op->dev_bus_addr)) &&
+		    !gnttab_map_undo(op))
+			pages[i] = NULL;
 	}
-	return 0;
+	return rc;
 }
 EXPORT_SYMBOL_GPL(gnttab_map_refs);
 
@@ -111,15 +118,19 @@ EXPORT_SYMBOL_GPL(gnttab_map_refs);
  * @unmap_ops: one op a grant, filled in with gnttab_set_unmap_op(); each
  *	one's status is set
  * @kunmap_ops: must be NULL, as for gnttab_map_refs()
- * @pages: the pages the grants were mapped in place of
+ * @pages: the pages the grants were mapped in place of; NULL, or a NULL
+ *	slot, for grants mapped into a process's page tables
  * @count: how many
  *
- * A page whose op succeeded is empty again, to be given back with
+ * The caller makes sure nothing holds a reference to a page it unmaps
+ * (page_count() back to what it was when the page came empty): what
+ * reaches the page afterwards reaches nothing.  A page whose op
+ * succeeded is empty again, to be given back with
  * xen_free_unpopulated_pages(); one whose op failed still holds the
  * foreign frame and must not be reused.
  *
- * Return: 0 once Xen looked at the ops, or a negative errno when the
- * hypercall itself failed and nothing was unmapped.
+ * Return: 0, or a negative errno when the hypercall failed; either way
+ * each op's status says whether its grant is unmapped.
  */
 int gnttab_unmap_refs(struct gnttab_unmap_grant_ref *unmap_ops,
 		      struct gnttab_unmap_grant_ref *kunmap_ops,
@@ -132,15 +143,14 @@ int gnttab_unmap_refs(struct gnttab_unmap_grant_ref *unmap_ops,
 		return -EOPNOTSUPP;
 	rc = HYPERVISOR_grant_table_op(GNTTABOP_unmap_grant_ref, unmap_ops,
 				       count);
-	if (rc || !xen_pv_domain())
+	if (!xen_pv_domain() || !pages)
 		return rc;
 	for (i = 0; i < count; i++) {
-		/* A user mapping's host_addr is a PTE's, not a page's. */
-		if (unmap_ops[i].status != GNTST_okay || !pages || !pages[i])
+		if (unmap_ops[i].status != GNTST_okay || !pages[i])
 			continue;
 		WARN_ON(xen_p2m_set_foreign(page_to_pfn(pages[i]),
 					    INVALID_P2M_ENTRY));
 	}
-	return 0;
+	return rc;
 }
 EXPORT_SYMBOL_GPL(gnttab_unmap_refs);

@@ -78,13 +78,20 @@ EXPORT_SYMBOL_GPL(xen_m2p_entry);
  * the M2P names the other domain's pfn for that frame, which the P2M
  * does not confirm, so mfn_to_pfn() calls it not ours.
  *
- * Return: 0, -EBUSY when @pfn has a frame already, -EINVAL for an
- * identity entry, -ENOMEM when the tree needed a leaf it could not get.
+ * Only a page that had memory once qualifies: its entry has a leaf of
+ * the tree's own, so setting it allocates nothing and needs no lock
+ * (the tree's allocator is for boot).  Different pfns may be set at
+ * once from any context.
+ *
+ * Return: 0; -EBUSY when @pfn has a frame already; -EINVAL for a pfn
+ * with no leaf of its own, or an identity entry.
  */
 int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn)
 {
 	unsigned long old = __xen_p2m_entry(pfn);
 
+	if (WARN_ON_ONCE(!xen_p2m_has_leaf(&xen_p2m, pfn)))
+		return -EINVAL;
 	if (old != INVALID_P2M_ENTRY && (old & IDENTITY_FRAME_BIT))
 		return -EINVAL;
 	if (mfn != INVALID_P2M_ENTRY && old != INVALID_P2M_ENTRY)

@@ -178,6 +178,32 @@ static void p2m_grow_test(struct kunit *test)
 	p2m_done(test, p2m, &pages);
 }
 
+/*
+ * xen_p2m_has_leaf(): only where a set allocates nothing, which is what
+ * lets a grant's foreign frame be set from any context.
+ */
+static void p2m_has_leaf_test(struct kunit *test)
+{
+	struct p2m_pages pages;
+	struct xen_p2m *p2m;
+
+	p2m = p2m_new(test, &pages, 4096);
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, 3));
+	KUNIT_EXPECT_EQ(test, xen_p2m_set(p2m, 3, 0x33), 0);
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 3));
+	/* A frame given back keeps its leaf: so its page can hold a grant. */
+	KUNIT_EXPECT_EQ(test, xen_p2m_set(p2m, 3, XEN_P2M_MISSING), 0);
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 3));
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 511));
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, 512));
+	KUNIT_EXPECT_EQ(test, xen_p2m_set_range(p2m, 1024, 2048,
+						XEN_P2M_IDENTITY), 0);
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, 1500));
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, 4096));
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, ~0UL));
+	p2m_done(test, p2m, &pages);
+}
+
 /* No page to be had: -ENOMEM, and the tree is as it was. */
 static void p2m_nomem_test(struct kunit *test)
 {
@@ -208,6 +234,7 @@ static struct kunit_case p2m_cases[] = {
 	KUNIT_CASE(p2m_identity_test),
 	KUNIT_CASE(p2m_missing_test),
 	KUNIT_CASE(p2m_grow_test),
+	KUNIT_CASE(p2m_has_leaf_test),
 	KUNIT_CASE(p2m_nomem_test),
 	{}
 };

@@ -110,4 +110,23 @@ xen_p2m_lookup(const struct xen_p2m *p2m, unsigned long pfn)
 	return READ_ONCE(leaf[p2m_leaf_index(pfn)]);
 }
 
+/**
+ * xen_p2m_has_leaf() - does setting @pfn's entry allocate nothing
+ * @p2m: the tree
+ * @pfn: the page frame
+ *
+ * Return: true when @pfn is below the limit and its leaf is the tree's
+ * own, not a shared one.
+ */
+static inline bool xen_p2m_has_leaf(const struct xen_p2m *p2m,
+				    unsigned long pfn)
+{
+	const unsigned long *leaf;
+
+	if (pfn >= READ_ONCE(p2m->limit))
+		return false;
+	leaf = READ_ONCE(READ_ONCE(p2m->root[p2m_root_index(pfn)])[p2m_mid_index(pfn)]);
+	return leaf != p2m->missing_leaf && leaf != p2m->identity_leaf;
+}
+
 #endif /* _XEN_P2M_TREE_H */

@@ -9,14 +9,20 @@
  * and keeps it mapped until the rings go: the bios of later requests
  * read and write the frontend's page itself, with no grant operation at
  * all.  A ring keeps at most max_persistent_grants such mappings; a
- * grant met beyond that, or one Xen will not map writable (the frontend
- * granted it read-only, or not at all), is copied as before, and a grant
- * the copy refuses fails its request as before.
+ * grant met beyond that is copied as before, and so is one Xen will not
+ * map writable (the frontend granted it read-only, or not at all): that
+ * one is remembered, and counts among the ring's grants, so that a
+ * frontend naming bad grants costs one failed map each, not one a
+ * request.  A grant the copy refuses fails its request as before.
  *
  * The mappings of a ring belong to its thread, and are taken down after
- * the thread has stopped and every bio is done.
+ * the thread has stopped and every bio is done, once nothing else holds
+ * a reference to their pages (a network block device's socket may, a
+ * little longer).
  */
 
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -34,10 +40,13 @@ MODULE_PARM_DESC(max_persistent_grants,
 /* Grants unmapped per hypercall when a ring goes. */
 #define BLKBACK_UNMAP_BATCH	16
 
+/* How long a ring that goes waits for others to let go of its pages. */
+#define BLKBACK_UNMAP_WAIT_MS	10000
+
 /**
- * struct blkback_grant - a frontend's grant a ring keeps mapped
+ * struct blkback_grant - a frontend's grant a ring met
  * @page: the page of ours it is mapped in place of; NULL while it is
- *	being mapped
+ *	being mapped, and for good when Xen would not map it (copy it)
  * @handle: Xen's handle of the mapping
  */
 struct blkback_grant {
@@ -99,10 +108,9 @@ static void blkback_grants_map_new(struct blkback_ring *ring, unsigned int n)
 	struct gnttab_map_grant_ref *ops = ring->map_ops;
 	struct page **pages = ring->map_pages;
 	unsigned int i, unused = 0;
-	int rc;
 
-	rc = xen_alloc_unpopulated_pages(n, pages);
-	if (rc) {
+	/* No empty page now: copied this time, tried again next time. */
+	if (xen_alloc_unpopulated_pages(n, pages)) {
 		for (i = 0; i < n; i++)
 			blkback_grant_drop(ring, ops[i].ref, ring->map_new[i]);
 		return;
@@ -110,18 +118,21 @@ static void blkback_grants_map_new(struct blkback_ring *ring, unsigned int n)
 	for (i = 0; i < n; i++)
 		gnttab_set_map_op(&ops[i], (unsigned long)page_address(pages[i]),
 				  GNTMAP_host_map, ops[i].ref, domid);
-	rc = gnttab_map_refs(ops, NULL, pages, n);
+	gnttab_map_refs(ops, NULL, pages, n);
 	for (i = 0; i < n; i++) {
 		struct blkback_grant *g = ring->map_new[i];
 
-		if (!rc && ops[i].status == GNTST_okay) {
+		if (ops[i].status == GNTST_okay) {
 			g->page = pages[i];
 			g->handle = ops[i].handle;
 			continue;
 		}
-		/* Copied instead: a bad grant fails there, with its log line. */
-		blkback_grant_drop(ring, ops[i].ref, g);
-		pages[unused++] = pages[i];
+		/*
+		 * Copied from now on: a bad grant fails there, with its log
+		 * line.  A page gnttab_map_refs() could not unmap is lost.
+		 */
+		if (pages[i])
+			pages[unused++] = pages[i];
 	}
 	if (unused)
 		xen_free_unpopulated_pages(unused, pages);
@@ -156,7 +167,10 @@ void blkback_grants_get(struct blkback_ring *ring, const grant_ref_t *grefs,
 		g = kzalloc(sizeof(*g), GFP_NOIO);
 		if (!g)
 			break;
-		/* The same grant twice in a request: mapped once. */
+		/*
+		 * Found by xa_load() above when the request named it before,
+		 * so this fails only for want of memory.
+		 */
 		if (xa_insert(&ring->grants, grefs[i], g, GFP_NOIO)) {
 			kfree(g);
 			continue;
@@ -184,33 +198,54 @@ static void blkback_grants_unmap(struct blkback_ring *ring,
 
 	rc = gnttab_unmap_refs(ops, NULL, pages, n);
 	for (i = 0; i < n; i++) {
-		if (!rc && ops[i].status == GNTST_okay) {
+		if (ops[i].status == GNTST_okay) {
 			pages[freed++] = pages[i];
 			continue;
 		}
-		pr_err("xen-blkback: %s: grant %u cannot be unmapped (%d): its page is lost\n",
+		pr_err("xen-blkback: %s: grant %u cannot be unmapped (status %d, hypercall %d): its page is lost\n",
 		       dev_name(&ring->blkif->xdev->dev), grefs[i],
-		       rc ?: ops[i].status);
+		       ops[i].status, rc);
 	}
 	if (freed)
 		xen_free_unpopulated_pages(freed, pages);
 }
 
+/*
+ * Wait for others to let go of a page they took a reference to while it
+ * was under I/O.  Return: false when they did not within the time left.
+ */
+static bool blkback_page_idle(struct page *page, unsigned long deadline)
+{
+	while (page_count(page) > 1) {
+		if (time_after(jiffies, deadline))
+			return false;
+		msleep(10);
+	}
+	return true;
+}
+
 /**
  * blkback_grants_release() - unmap every grant a ring keeps
  * @ring: the ring, its thread stopped and no bio in flight
+ *
+ * A grant whose page is still referenced after BLKBACK_UNMAP_WAIT_MS
+ * stays mapped for good (one log line): unmapping it would let the
+ * holder reach nothing, or the next user of the page.
  */
 void blkback_grants_release(struct blkback_ring *ring)
 {
+	unsigned long deadline = jiffies + msecs_to_jiffies(BLKBACK_UNMAP_WAIT_MS);
 	struct gnttab_unmap_grant_ref ops[BLKBACK_UNMAP_BATCH];
 	struct page *pages[BLKBACK_UNMAP_BATCH];
 	grant_ref_t grefs[BLKBACK_UNMAP_BATCH];
+	unsigned int n = 0, held = 0;
 	struct blkback_grant *g;
 	unsigned long gref;
-	unsigned int n = 0;
 
 	xa_for_each(&ring->grants, gref, g) {
-		if (g->page) {
+		if (g->page && !blkback_page_idle(g->page, deadline)) {
+			held++;
+		} else if (g->page) {
 			gnttab_set_unmap_op(&ops[n],
 					    (unsigned long)page_address(g->page),
 					    GNTMAP_host_map, g->handle);
@@ -226,6 +261,10 @@ void blkback_grants_release(struct blkback_ring *ring)
 	}
 	if (n)
 		blkback_grants_unmap(ring, ops, pages, grefs, n);
+	if (held)
+		pr_err("xen-blkback: %s: %u grant pages still referenced %u ms after their I/O: left mapped\n",
+		       dev_name(&ring->blkif->xdev->dev), held,
+		       BLKBACK_UNMAP_WAIT_MS);
 	xa_destroy(&ring->grants);
 	ring->nr_grants = 0;
 	kvfree(ring->map_refs);

@@ -87,7 +87,8 @@ struct grant_entry_v1 {
  * @dom: the granting domain
  * @status: out: a GNTST_* code
  * @handle: out: for the unmap
- * @dev_bus_addr: out: the frame's bus address, with GNTMAP_device_map
+ * @dev_bus_addr: out: the frame's machine address (Xen 4.17 sets it on
+ *	every successful map, GNTMAP_device_map or not)
  */
 struct gnttab_map_grant_ref {
 	u64 host_addr;
