@@ -219,7 +219,7 @@ static bool blkback_page_idle(struct page *page, unsigned long deadline)
 	while (page_count(page) > 1) {
 		if (time_after(jiffies, deadline))
 			return false;
-		msleep(10);
+		msleep(20);
 	}
 	return true;
 }
