@@ -59,6 +59,29 @@
 #define BLKBACK_KICKED	0	/* an event came; the irq waits for its EOI */
 #define BLKBACK_BROKEN	1	/* the frontend sent nonsense: no more requests */
 
+/**
+ * struct blkback_stats - what a disk served, as xentop reads it
+ * @rd_req: reads carried out (checked and started)
+ * @wr_req: writes
+ * @f_req: cache flushes
+ * @ds_req: discards
+ * @oo_req: times a ring left requests on the ring for want of room
+ * @rd_sect: sectors of the reads
+ * @wr_sect: sectors of the writes
+ *
+ * A ring's thread alone writes its own; sysfs reads them under
+ * blkback_dev.lock.
+ */
+struct blkback_stats {
+	u64 rd_req;
+	u64 wr_req;
+	u64 f_req;
+	u64 ds_req;
+	u64 oo_req;
+	u64 rd_sect;
+	u64 wr_sect;
+};
+
 struct blkback_dev;
 struct blkback_grant;
 struct blkback_ring;
@@ -115,6 +138,7 @@ struct blkback_pending {
  * @copy: a batch of grant copies
  * @copy_owner: the pending each copy is for
  * @nr_copy: copies in the batch
+ * @stats: what it served
  */
 struct blkback_ring {
 	struct blkback_dev *blkif;
@@ -143,6 +167,7 @@ struct blkback_ring {
 	struct gnttab_copy *copy;
 	struct blkback_pending **copy_owner;
 	unsigned int nr_copy;
+	struct blkback_stats stats;
 };
 
 /**
@@ -158,6 +183,7 @@ struct blkback_ring {
  * @persistent: both ends said feature-persistent
  * @nr_rings: rings connected (0: none)
  * @rings: them
+ * @stats_gone: what rings that were disconnected served
  */
 struct blkback_dev {
 	struct xenbus_device *xdev;
@@ -171,7 +197,14 @@ struct blkback_dev {
 	bool persistent;
 	unsigned int nr_rings;
 	struct blkback_ring *rings;
+	struct blkback_stats stats_gone;
 };
+
+/* Count @n on a ring's statistic; its thread only. */
+static inline void blkback_count(u64 *stat, u64 n)
+{
+	WRITE_ONCE(*stat, *stat + n);
+}
 
 /* blkback_ring.c */
 int blkback_ring_connect(struct blkback_ring *ring, const grant_ref_t *grefs,

@@ -361,6 +361,22 @@ void blkback_io_start(struct blkback_ring *ring, struct blkback_pending *p,
 	if (blkback_judged(ring, p, v, why))
 		return;
 
+	switch (p->req.op) {
+	case BLKIF_OP_READ:
+		blkback_count(&ring->stats.rd_req, 1);
+		blkback_count(&ring->stats.rd_sect, p->req.nr_sects);
+		break;
+	case BLKIF_OP_WRITE:
+		blkback_count(&ring->stats.wr_req, 1);
+		blkback_count(&ring->stats.wr_sect, p->req.nr_sects);
+		break;
+	case BLKIF_OP_DISCARD:
+		blkback_count(&ring->stats.ds_req, 1);
+		break;
+	default:
+		blkback_count(&ring->stats.f_req, 1);
+		break;
+	}
 	if (p->req.op == BLKIF_OP_DISCARD) {
 		blkback_discard(ring, p);
 		p->req.nr_segs = 0;

@@ -130,6 +130,8 @@ static bool blkback_take(struct blkback_ring *ring)
 		 */
 		if (n) {
 			more = !budget;
+			if (budget && !test_bit(BLKBACK_BROKEN, &ring->flags))
+				blkback_count(&ring->stats.oo_req, 1);
 			break;
 		}
 	}

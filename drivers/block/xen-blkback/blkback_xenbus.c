@@ -26,6 +26,10 @@
  * The block device growing or shrinking is seen by the first ring's
  * thread, which publishes the new size and Connected again.
  *
+ * What a disk served is in sysfs, statistics/ of its device (rd_req,
+ * wr_req, f_req, ds_req, oo_req, rd_sect, wr_sect), where xentop reads
+ * it; the counts go on across reconnections.
+ *
  * Only the native 64-bit request layout is served (protocol x86_64-abi,
  * or no protocol node): a frontend asking for another gets one log line
  * and the device closes, as for a value that is not a number, a ring
@@ -33,9 +37,12 @@
  */
 
 #include <linux/blkdev.h>
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/sysfs.h>
 #include <xen/xen.h>
 #include <xen/xenbus.h>
 
@@ -93,12 +100,26 @@ static int blkback_transact(struct blkback_dev *blkif,
 
 /* ---- the rings ---- */
 
+static void blkback_stats_add(struct blkback_stats *sum,
+			      const struct blkback_stats *st)
+{
+	sum->rd_req += READ_ONCE(st->rd_req);
+	sum->wr_req += READ_ONCE(st->wr_req);
+	sum->f_req += READ_ONCE(st->f_req);
+	sum->ds_req += READ_ONCE(st->ds_req);
+	sum->oo_req += READ_ONCE(st->oo_req);
+	sum->rd_sect += READ_ONCE(st->rd_sect);
+	sum->wr_sect += READ_ONCE(st->wr_sect);
+}
+
 static void blkback_disconnect(struct blkback_dev *blkif)
 {
 	unsigned int i;
 
-	for (i = 0; i < blkif->nr_rings; i++)
+	for (i = 0; i < blkif->nr_rings; i++) {
 		blkback_ring_disconnect(&blkif->rings[i]);
+		blkback_stats_add(&blkif->stats_gone, &blkif->rings[i].stats);
+	}
 	kfree(blkif->rings);
 	blkif->rings = NULL;
 	blkif->nr_rings = 0;
@@ -489,6 +510,66 @@ static void blkback_remove(struct xenbus_device *xdev)
 	kfree(blkif);
 }
 
+/* ---- statistics: /sys/bus/xen-backend/devices/vbd-D-N/statistics ---- */
+
+/* Each file's counter: its offset in struct blkback_stats, in ->var. */
+static ssize_t blkback_stat_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	size_t offset = (size_t)container_of(attr, struct dev_ext_attribute,
+					     attr)->var;
+	struct blkback_dev *blkif = dev_get_drvdata(dev);
+	struct blkback_stats sum = {};
+	unsigned int i;
+
+	if (!blkif)
+		return -ENODEV;
+	mutex_lock(&blkif->lock);
+	blkback_stats_add(&sum, &blkif->stats_gone);
+	for (i = 0; i < blkif->nr_rings; i++)
+		blkback_stats_add(&sum, &blkif->rings[i].stats);
+	mutex_unlock(&blkif->lock);
+	return sysfs_emit(buf, "%llu\n", *(u64 *)((char *)&sum + offset));
+}
+
+static struct dev_ext_attribute blkback_stat_ext[] = {
+	{ __ATTR(rd_req, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, rd_req) },
+	{ __ATTR(wr_req, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, wr_req) },
+	{ __ATTR(f_req, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, f_req) },
+	{ __ATTR(ds_req, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, ds_req) },
+	{ __ATTR(oo_req, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, oo_req) },
+	{ __ATTR(rd_sect, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, rd_sect) },
+	{ __ATTR(wr_sect, 0444, blkback_stat_show, NULL),
+	  (void *)offsetof(struct blkback_stats, wr_sect) },
+};
+
+static struct attribute *blkback_stat_attrs[] = {
+	&blkback_stat_ext[0].attr.attr,
+	&blkback_stat_ext[1].attr.attr,
+	&blkback_stat_ext[2].attr.attr,
+	&blkback_stat_ext[3].attr.attr,
+	&blkback_stat_ext[4].attr.attr,
+	&blkback_stat_ext[5].attr.attr,
+	&blkback_stat_ext[6].attr.attr,
+	NULL
+};
+
+static const struct attribute_group blkback_stat_group = {
+	.name = "statistics",
+	.attrs = blkback_stat_attrs,
+};
+
+static const struct attribute_group *blkback_groups[] = {
+	&blkback_stat_group,
+	NULL
+};
+
 static const struct xenbus_device_id blkback_ids[] = {
 	{ "vbd" },
 	{ "" }
@@ -499,6 +580,9 @@ static struct xenbus_driver blkback_driver = {
 	.probe = blkback_probe,
 	.remove = blkback_remove,
 	.otherend_changed = blkback_otherend_changed,
+	.driver = {
+		.dev_groups = blkback_groups,
+	},
 };
 
 static int __init blkback_init(void)

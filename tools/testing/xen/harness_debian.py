@@ -15,7 +15,7 @@ from harness_common import (
 DEBIAN_STEPS = ['boot', 'multiuser', 'ping', 'shutdown', 'fsck']
 
 
-DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'block-attach',
+DEBIAN_IO_STEPS = ['boot', 'written', 'reboot', 'vbd-stats', 'block-attach',
                    'block-detach', 'block-reattach', 'block-resize',
                    'block-discard', 'shutdown', 'fsck']
 
@@ -67,6 +67,7 @@ def judge_debian_io(s, out, serial, steps, console):
                       console)
     r = Result(s, True, f'256 MiB intact after read-back and xl reboot; fio '
                f'4k randread {iops:.0f} IOPS, 1M seqread {bw:.1f} MB/s; '
+               f'xentop showed {steps.get("xentop_rd")} reads of xvda; '
                'scratch disk attached, written, detached, attached and read '
                'back intact, grown from 32 to 64 MiB, 4 MiB discarded (zeros, '
                f'file down to {steps.get("kib")} KiB); e2fsck clean', console)

@@ -359,8 +359,10 @@ SCENARIOS = [
              net=False, io=True, timeout=900,
              doc='Debian on our kernel: 256 MiB written and read back with '
              'checksums, xl reboot, checked again; fio 4k random and 1M '
-             'sequential reads; a scratch disk attached, written, detached '
-             'and attached again, read back, grown (rootfs/debian-io.sh); '
+             'sequential reads; xentop in dom0 shows the reads (the '
+             'backend\'s statistics); a scratch disk attached, written, '
+             'detached and attached again, read back, grown '
+             '(rootfs/debian-io.sh); '
              'fsck'),
     Scenario('debian-io-pv-ours', 'pv', 'ours', dom0='ref', debian=True,
              net=False, io=True, timeout=900,

@@ -17,7 +17,8 @@ blkback_events() {
 # with its disk checks
 # (rootfs/debian-io.sh, handed over as the raw second disk xvdb through
 # /dev/loop7): wait for the first boot's write, xl reboot, wait for the
-# second boot's checks and fio; attach a scratch disk (xvdc, 32 MiB in
+# second boot's checks and fio; xentop must show reads of xvda; attach
+# a scratch disk (xvdc, 32 MiB in
 # dom0's memory through /dev/loop6), detach it once the domU wrote to it
 # (its frontend directory must go), attach it again and wait for the
 # domU's read-back; grow it to 64 MiB and wait for the domU to see the
@@ -72,6 +73,18 @@ run_debian_io() {
 	fi
 	step reboot=ok
 	d=$(xl domid "$n")
+	# What the backend served this boot, as xentop shows it (from the
+	# backend's statistics in sysfs): the checks and fio read xvda.
+	st=/sys/bus/xen-backend/devices/vbd-$d-51712/statistics
+	rd=$(xentop -b -f -i 1 2>/dev/null | awk -v n="$n" '
+		$1 == "NAME" { for (i = 1; i <= NF; i++) if ($i == "VBD_RD") c = i }
+		c && $1 == n { print $c; exit }')
+	rs=$(cat $st/rd_sect 2>/dev/null)
+	if [ "${rd:-0}" -le 0 ] || [ "${rs:-0}" -le 0 ]; then
+		step vbd-stats=failed xentop_rd=${rd:-none} rd_sect=${rs:-none}
+		xl destroy "$n"; return 1
+	fi
+	step vbd-stats=ok xentop_rd=$rd rd_sect=$rs
 	losetup -d /dev/loop6 2>/dev/null
 	rm -f /dev/shm/pvops-scratch.img
 	if ! truncate -s 32M /dev/shm/pvops-scratch.img ||
