@@ -59,6 +59,19 @@ void gnttab_cancel_free_callback(struct gnttab_free_callback *callback);
 
 void gnttab_batch_copy(struct gnttab_copy *batch, unsigned int count);
 
+/*
+ * The host_addr Xen takes for @addr: a page-table entry's machine address
+ * as it is; a kernel address as such in a PV domain, and as a physical
+ * address in an HVM container, which names its pages that way.
+ */
+static inline u64 gnttab_host_addr(phys_addr_t addr, u32 flags)
+{
+	if (!(flags & GNTMAP_contains_pte) &&
+	    xen_feature(XENFEAT_auto_translated_physmap))
+		return __pa(addr);
+	return addr;
+}
+
 /**
  * gnttab_set_map_op() - fill in the mapping of another domain's grant
  * @map: the op
@@ -73,12 +86,8 @@ static inline void gnttab_set_map_op(struct gnttab_map_grant_ref *map,
 				     phys_addr_t addr, u32 flags,
 				     grant_ref_t ref, domid_t domid)
 {
-	/* An HVM container names the page by its physical address. */
-	if (!(flags & GNTMAP_contains_pte) &&
-	    xen_feature(XENFEAT_auto_translated_physmap))
-		addr = __pa(addr);
 	*map = (struct gnttab_map_grant_ref){
-		.host_addr = addr,
+		.host_addr = gnttab_host_addr(addr, flags),
 		.flags = flags,
 		.ref = ref,
 		.dom = domid,
@@ -97,11 +106,8 @@ static inline void gnttab_set_unmap_op(struct gnttab_unmap_grant_ref *unmap,
 				       phys_addr_t addr, u32 flags,
 				       grant_handle_t handle)
 {
-	if (!(flags & GNTMAP_contains_pte) &&
-	    xen_feature(XENFEAT_auto_translated_physmap))
-		addr = __pa(addr);
 	*unmap = (struct gnttab_unmap_grant_ref){
-		.host_addr = addr,
+		.host_addr = gnttab_host_addr(addr, flags),
 		.handle = handle,
 		.status = GNTST_general_error,
 	};

@@ -83,7 +83,6 @@ struct blkback_stats {
 };
 
 struct blkback_dev;
-struct blkback_grant;
 struct blkback_ring;
 
 /**
@@ -128,13 +127,10 @@ struct blkback_pending {
  * @pool: idle data pages
  * @pool_count: how many
  * @pages_used: data pages of ours in use
- * @persistent: both ends said feature-persistent
- * @grants: the persistent grants mapped, by grant reference
+ * @grants: the persistent grants met, by grant reference
  * @nr_grants: how many
- * @map_refs: a request's grant references, to look them up at once
  * @map_ops: room to map a request's grants at once
  * @map_pages: their pages
- * @map_new: their &struct blkback_grant
  * @copy: a batch of grant copies
  * @copy_owner: the pending each copy is for
  * @nr_copy: copies in the batch
@@ -157,13 +153,10 @@ struct blkback_ring {
 	struct page **pool;
 	unsigned int pool_count;
 	unsigned int pages_used;
-	bool persistent;
 	struct xarray grants;
 	unsigned int nr_grants;
-	grant_ref_t *map_refs;
 	struct gnttab_map_grant_ref *map_ops;
 	struct page **map_pages;
-	struct blkback_grant **map_new;
 	struct gnttab_copy *copy;
 	struct blkback_pending **copy_owner;
 	unsigned int nr_copy;
@@ -223,9 +216,10 @@ void blkback_pool_drain(struct blkback_ring *ring);
 
 /* blkback_grants.c */
 bool blkback_persistent_offer(void);
-int blkback_grants_init(struct blkback_ring *ring, bool persistent);
-void blkback_grants_get(struct blkback_ring *ring, const grant_ref_t *grefs,
-			unsigned int n, struct page **pages);
+int blkback_grants_init(struct blkback_ring *ring);
+void blkback_grants_get(struct blkback_ring *ring,
+			const struct blkback_seg *segs, unsigned int n,
+			struct page **pages);
 void blkback_grants_release(struct blkback_ring *ring);
 
 /* blkback_xenbus.c */

@@ -66,42 +66,37 @@ bool blkback_persistent_offer(void)
 
 /**
  * blkback_grants_init() - get a ring ready to keep grants mapped
- * @ring: the ring, being connected
- * @persistent: whether both ends said feature-persistent
+ * @ring: the ring, being connected; its disk's @persistent says whether
+ *	both ends said feature-persistent
  *
  * Return: 0, or -ENOMEM.
  */
-int blkback_grants_init(struct blkback_ring *ring, bool persistent)
+int blkback_grants_init(struct blkback_ring *ring)
 {
 	xa_init(&ring->grants);
 	ring->nr_grants = 0;
-	ring->persistent = persistent;
-	if (!persistent)
+	if (!ring->blkif->persistent)
 		return 0;
-	ring->map_refs = kvcalloc(BLKBACK_MAX_SEGS, sizeof(*ring->map_refs),
-				  GFP_KERNEL);
 	ring->map_ops = kvcalloc(BLKBACK_MAX_SEGS, sizeof(*ring->map_ops),
 				 GFP_KERNEL);
 	ring->map_pages = kvcalloc(BLKBACK_MAX_SEGS, sizeof(*ring->map_pages),
 				   GFP_KERNEL);
-	ring->map_new = kvcalloc(BLKBACK_MAX_SEGS, sizeof(*ring->map_new),
-				 GFP_KERNEL);
-	if (!ring->map_refs || !ring->map_ops || !ring->map_pages ||
-	    !ring->map_new)
+	if (!ring->map_ops || !ring->map_pages)
 		return -ENOMEM;
 	return 0;
 }
 
 /* Forget a grant that is not mapped (its page, if any, is not ours). */
-static void blkback_grant_drop(struct blkback_ring *ring, grant_ref_t gref,
-			       struct blkback_grant *g)
+static void blkback_grant_drop(struct blkback_ring *ring, grant_ref_t gref)
 {
-	xa_erase(&ring->grants, gref);
+	kfree(xa_erase(&ring->grants, gref));
 	ring->nr_grants--;
-	kfree(g);
 }
 
-/* Map the @n grants of ring->map_new, whose refs are in ring->map_ops. */
+/*
+ * Map the @n grants just met, whose refs are in ring->map_ops and whose
+ * entries (page NULL) in ring->grants.
+ */
 static void blkback_grants_map_new(struct blkback_ring *ring, unsigned int n)
 {
 	domid_t domid = ring->blkif->xdev->otherend_id;
@@ -112,7 +107,7 @@ static void blkback_grants_map_new(struct blkback_ring *ring, unsigned int n)
 	/* No empty page now: copied this time, tried again next time. */
 	if (xen_alloc_unpopulated_pages(n, pages)) {
 		for (i = 0; i < n; i++)
-			blkback_grant_drop(ring, ops[i].ref, ring->map_new[i]);
+			blkback_grant_drop(ring, ops[i].ref);
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -120,7 +115,7 @@ static void blkback_grants_map_new(struct blkback_ring *ring, unsigned int n)
 				  GNTMAP_host_map, ops[i].ref, domid);
 	gnttab_map_refs(ops, NULL, pages, n);
 	for (i = 0; i < n; i++) {
-		struct blkback_grant *g = ring->map_new[i];
+		struct blkback_grant *g = xa_load(&ring->grants, ops[i].ref);
 
 		if (ops[i].status == GNTST_okay) {
 			g->page = pages[i];
@@ -141,28 +136,27 @@ static void blkback_grants_map_new(struct blkback_ring *ring, unsigned int n)
 /**
  * blkback_grants_get() - the pages the frontend's grants are mapped at
  * @ring: the ring; called by its thread
- * @grefs: grant references, as the frontend gave them
+ * @segs: segments, whose grant references are as the frontend gave them
  * @n: how many, at most BLKBACK_MAX_SEGS
- * @pages: per reference, the page it is mapped at, or NULL: copy it
+ * @pages: per segment, the page its grant is mapped at, or NULL: copy it
  *
- * Maps, in one hypercall, those not mapped yet, as far as
- * max_persistent_grants allows.  Does nothing unless the ring is
- * persistent.
+ * Maps, in one hypercall, the grants not mapped yet, as far as
+ * max_persistent_grants allows.  Maps nothing unless both ends said
+ * feature-persistent.
  */
-void blkback_grants_get(struct blkback_ring *ring, const grant_ref_t *grefs,
-			unsigned int n, struct page **pages)
+void blkback_grants_get(struct blkback_ring *ring,
+			const struct blkback_seg *segs, unsigned int n,
+			struct page **pages)
 {
 	unsigned int max = READ_ONCE(max_persistent_grants), i, nr_new = 0;
 	struct blkback_grant *g;
 
-	if (!ring->persistent) {
+	if (!ring->blkif->persistent) {
 		memset(pages, 0, n * sizeof(*pages));
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		if (ring->nr_grants >= max)
-			break;
-		if (xa_load(&ring->grants, grefs[i]))
+	for (i = 0; i < n && ring->nr_grants < max; i++) {
+		if (xa_load(&ring->grants, segs[i].gref))
 			continue;
 		g = kzalloc(sizeof(*g), GFP_NOIO);
 		if (!g)
@@ -171,18 +165,17 @@ void blkback_grants_get(struct blkback_ring *ring, const grant_ref_t *grefs,
 		 * Found by xa_load() above when the request named it before,
 		 * so this fails only for want of memory.
 		 */
-		if (xa_insert(&ring->grants, grefs[i], g, GFP_NOIO)) {
+		if (xa_insert(&ring->grants, segs[i].gref, g, GFP_NOIO)) {
 			kfree(g);
 			continue;
 		}
 		ring->nr_grants++;
-		ring->map_ops[nr_new].ref = grefs[i];
-		ring->map_new[nr_new++] = g;
+		ring->map_ops[nr_new++].ref = segs[i].gref;
 	}
 	if (nr_new)
 		blkback_grants_map_new(ring, nr_new);
 	for (i = 0; i < n; i++) {
-		g = xa_load(&ring->grants, grefs[i]);
+		g = xa_load(&ring->grants, segs[i].gref);
 		pages[i] = g ? g->page : NULL;
 	}
 }
@@ -252,7 +245,6 @@ void blkback_grants_release(struct blkback_ring *ring)
 			pages[n] = g->page;
 			grefs[n++] = gref;
 		}
-		xa_erase(&ring->grants, gref);
 		kfree(g);
 		if (n == BLKBACK_UNMAP_BATCH) {
 			blkback_grants_unmap(ring, ops, pages, grefs, n);
@@ -265,14 +257,11 @@ void blkback_grants_release(struct blkback_ring *ring)
 		pr_err("xen-blkback: %s: %u grant pages still referenced %u ms after their I/O: left mapped\n",
 		       dev_name(&ring->blkif->xdev->dev), held,
 		       BLKBACK_UNMAP_WAIT_MS);
+	/* The entries are freed above: this frees the tree's own nodes. */
 	xa_destroy(&ring->grants);
 	ring->nr_grants = 0;
-	kvfree(ring->map_refs);
-	ring->map_refs = NULL;
 	kvfree(ring->map_ops);
 	ring->map_ops = NULL;
 	kvfree(ring->map_pages);
 	ring->map_pages = NULL;
-	kvfree(ring->map_new);
-	ring->map_new = NULL;
 }

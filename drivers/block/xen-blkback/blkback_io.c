@@ -72,19 +72,12 @@ static int blkback_pages_get(struct blkback_ring *ring,
 	unsigned int i, n = p->req.nr_segs;
 
 	bitmap_zero(p->mapped, BLKBACK_MAX_SEGS);
-	if (ring->persistent) {
-		for (i = 0; i < n; i++)
-			ring->map_refs[i] = p->segs[i].gref;
-		blkback_grants_get(ring, ring->map_refs, n, p->pages);
-		for (i = 0; i < n; i++)
-			if (p->pages[i])
-				__set_bit(i, p->mapped);
-	} else {
-		memset(p->pages, 0, n * sizeof(*p->pages));
-	}
+	blkback_grants_get(ring, p->segs, n, p->pages);
 	for (i = 0; i < n; i++) {
-		if (p->pages[i])
+		if (p->pages[i]) {
+			__set_bit(i, p->mapped);
 			continue;
+		}
 		p->pages[i] = blkback_page_get(ring);
 		if (!p->pages[i]) {
 			blkback_pages_put(ring, p);
@@ -315,10 +308,11 @@ static enum blkback_verdict blkback_indirect(struct blkback_ring *ring,
 					     const char **why)
 {
 	size_t size = p->req.nr_segs * sizeof(struct blkif_request_segment);
+	struct blkback_seg page = { .gref = p->req.indirect_grefs[0] };
 	struct page *mapped;
 
 	/* BLKBACK_MAX_SEGS descriptors fit one page: nr_indirect is 1. */
-	blkback_grants_get(ring, p->req.indirect_grefs, 1, &mapped);
+	blkback_grants_get(ring, &page, 1, &mapped);
 	if (mapped) {
 		/* Copied once: the frontend may change its page meanwhile. */
 		memcpy(p->desc, page_address(mapped), size);

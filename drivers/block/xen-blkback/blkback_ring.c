@@ -257,7 +257,7 @@ int blkback_ring_connect(struct blkback_ring *ring, const grant_ref_t *grefs,
 	spin_lock_init(&ring->done_lock);
 	INIT_LIST_HEAD(&ring->done);
 	INIT_LIST_HEAD(&ring->free);
-	rc = blkback_grants_init(ring, ring->blkif->persistent);
+	rc = blkback_grants_init(ring);
 	if (rc) {
 		xenbus_dev_fatal(xdev, rc, "ring %u: allocating grant maps",
 				 ring->id);

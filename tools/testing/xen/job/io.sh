@@ -80,7 +80,9 @@ run_debian_io() {
 		$1 == "NAME" { for (i = 1; i <= NF; i++) if ($i == "VBD_RD") c = i }
 		c && $1 == n { print $c; exit }')
 	rs=$(cat $st/rd_sect 2>/dev/null)
-	if [ "${rd:-0}" -le 0 ] || [ "${rs:-0}" -le 0 ]; then
+	# Anything but a number above 0 fails, a missing file included.
+	if ! [ "${rd:-0}" -gt 0 ] 2>/dev/null ||
+	   ! [ "${rs:-0}" -gt 0 ] 2>/dev/null; then
 		step vbd-stats=failed xentop_rd=${rd:-none} rd_sect=${rs:-none}
 		xl destroy "$n"; return 1
 	fi
