@@ -14,13 +14,14 @@
  * guest returns the frames it chose and fills in the M2P itself).
  *
  * Callers hold the pages (allocated, not free) and serialise calls on the
- * same pages; different pages may go at once: the only shared state is
- * Xen's and the P2M's, and the P2M is updated entry by entry.
+ * same pages.  Calls are serialised here too (xen_reserve_lock), for the
+ * work area.
  */
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <asm/tlbflush.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/page.h>
 #include <xen/interface/memory.h>
@@ -31,22 +32,25 @@
 #include "p2m.h"
 #include "xen-ops.h"
 
-/* Frames per hypercall: the arrays live on the stack. */
-#define XEN_RESERVE_BATCH	32
+/*
+ * Frames per batch.  The work area is static, under xen_reserve_lock:
+ * a balloon's batches are this size, and under memory pressure there is
+ * no allocating one.  A batch costs one mmu_update, one memory_op and,
+ * to release, one flush of every CPU's TLB.
+ */
+#define XEN_RESERVE_BATCH	512
+
+static DEFINE_MUTEX(xen_reserve_lock);
+static xen_pfn_t xen_reserve_frames[XEN_RESERVE_BATCH];
+static struct mmu_update xen_reserve_req[XEN_RESERVE_BATCH];
 
 /*
- * Point the direct map of @pages at @frames (or at nothing when @frames
- * is NULL), in one batch, then flush every CPU's TLB: other CPUs may hold
- * the old translations of these pages.
+ * Find the direct map's entries of @pages, for xen_reserve_remap(): each
+ * must be a 4K PTE (a PV guest's direct map has no large pages).
  */
-static int xen_reserve_remap(struct page **pages, unsigned int nr,
-			     const xen_pfn_t *frames)
+static int xen_reserve_entries(struct page **pages, unsigned int nr)
 {
-	struct mmu_update req[XEN_RESERVE_BATCH];
-	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_ALL };
-	u64 prot = pgprot_val(PAGE_KERNEL) & __supported_pte_mask;
 	unsigned int i, level;
-	int rc;
 
 	for (i = 0; i < nr; i++) {
 		pte_t *pte = lookup_address((unsigned long)page_address(pages[i]),
@@ -54,13 +58,34 @@ static int xen_reserve_remap(struct page **pages, unsigned int nr,
 
 		if (WARN_ON_ONCE(!pte || level != PG_LEVEL_4K))
 			return -EINVAL;
-		req[i].ptr = arbitrary_virt_to_machine(pte) | MMU_NORMAL_PT_UPDATE;
-		req[i].val = frames ? prot | ((u64)frames[i] << PAGE_SHIFT) : 0;
+		xen_reserve_req[i].ptr = arbitrary_virt_to_machine(pte) |
+					 MMU_NORMAL_PT_UPDATE;
 	}
-	rc = xen_mc_mmu_update(req, nr);
-	if (rc)
-		return rc;
-	return HYPERVISOR_mmuext_op(&flush, 1, NULL, DOMID_SELF);
+	return 0;
+}
+
+/*
+ * Point the direct map's entries xen_reserve_entries() found at @frames
+ * (or at nothing when @frames is NULL), in one mmu_update.  No TLB
+ * flush: see the callers.
+ */
+static int xen_reserve_remap(unsigned int nr, const xen_pfn_t *frames)
+{
+	u64 prot = pgprot_val(PAGE_KERNEL) & __supported_pte_mask;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		xen_reserve_req[i].val = frames ?
+			prot | ((u64)frames[i] << PAGE_SHIFT) : 0;
+	return xen_mc_mmu_update(xen_reserve_req, nr);
+}
+
+/* Every CPU may hold a translation of a page just unmapped. */
+static int xen_reserve_flush(void)
+{
+	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_ALL };
+
+	return xen_mc_mmuext_op(&flush, 1);
 }
 
 static void xen_reserve_p2m(struct page **pages, unsigned int nr,
@@ -85,10 +110,14 @@ static int xen_reserve_op(unsigned int cmd, xen_pfn_t *frames, unsigned int nr)
 	return HYPERVISOR_memory_op(cmd, &r);
 }
 
-/* Release up to XEN_RESERVE_BATCH frames; how many went, or an error. */
+/*
+ * Release up to XEN_RESERVE_BATCH frames; how many went, or an error.
+ * Unmapped first, and flushed, so that no CPU can reach a frame once Xen
+ * has it back.
+ */
 static int xen_release_batch(struct page **pages, unsigned int nr)
 {
-	xen_pfn_t frames[XEN_RESERVE_BATCH];
+	xen_pfn_t *frames = xen_reserve_frames;
 	unsigned int i;
 	int rc, done;
 
@@ -98,9 +127,14 @@ static int xen_release_batch(struct page **pages, unsigned int nr)
 		    (frames[i] & IDENTITY_FRAME_BIT))
 			return -EINVAL;
 	}
-	rc = xen_reserve_remap(pages, nr, NULL);
+	rc = xen_reserve_entries(pages, nr);
+	if (rc)
+		return rc;
+	rc = xen_reserve_remap(nr, NULL);
+	if (!rc)
+		rc = xen_reserve_flush();
 	if (rc) {
-		WARN_ON(xen_reserve_remap(pages, nr, frames));
+		WARN_ON(xen_reserve_remap(nr, frames));
 		return rc;
 	}
 	xen_reserve_p2m(pages, nr, NULL);
@@ -110,16 +144,21 @@ static int xen_release_batch(struct page **pages, unsigned int nr)
 	if (done < nr) {
 		/* Xen kept the rest: they are this guest's as before. */
 		xen_reserve_p2m(pages + done, nr - done, frames + done);
-		WARN_ON(xen_reserve_remap(pages + done, nr - done,
-					  frames + done));
+		memmove(xen_reserve_req, xen_reserve_req + done,
+			(nr - done) * sizeof(*xen_reserve_req));
+		WARN_ON(xen_reserve_remap(nr - done, frames + done));
 	}
 	return done;
 }
 
-/* Populate up to XEN_RESERVE_BATCH pages; how many got a frame. */
+/*
+ * Populate up to XEN_RESERVE_BATCH pages; how many got a frame.  The
+ * direct map's entries were not present: no TLB holds them, nothing to
+ * flush.
+ */
 static int xen_claim_batch(struct page **pages, unsigned int nr)
 {
-	xen_pfn_t frames[XEN_RESERVE_BATCH];
+	xen_pfn_t *frames = xen_reserve_frames;
 	unsigned int i;
 	int done;
 
@@ -129,11 +168,14 @@ static int xen_claim_batch(struct page **pages, unsigned int nr)
 			return -EINVAL;
 		frames[i] = page_to_pfn(pages[i]);
 	}
+	/* Before Xen gives frames: a page that cannot be mapped takes none. */
+	if (xen_reserve_entries(pages, nr))
+		return -EINVAL;
 	done = xen_reserve_op(XENMEM_populate_physmap, frames, nr);
 	if (done <= 0)
 		return done;
 	xen_reserve_p2m(pages, done, frames);
-	if (xen_reserve_remap(pages, done, frames)) {
+	if (xen_reserve_remap(done, frames)) {
 		/* The frames are ours but unmapped: that much is lost. */
 		pr_err("xen: %d populated pages cannot be mapped\n", done);
 		return -EIO;
@@ -154,6 +196,7 @@ static int xen_reserve_batches(struct page **pages, unsigned int nr,
 
 	if (!xen_pv_domain())
 		return -EINVAL;
+	mutex_lock(&xen_reserve_lock);
 	while (done < nr) {
 		n = min(nr - done, XEN_RESERVE_BATCH);
 		rc = batch(pages + done, n);
@@ -163,6 +206,7 @@ static int xen_reserve_batches(struct page **pages, unsigned int nr,
 		if (rc < n)	/* Xen did less: it has no more to do */
 			break;
 	}
+	mutex_unlock(&xen_reserve_lock);
 	return done ?: rc;
 }
 
@@ -170,6 +214,8 @@ static int xen_reserve_batches(struct page **pages, unsigned int nr,
  * xen_pv_release_frames() - give the frames behind pages back to Xen
  * @pages: pages the caller owns, mapped in the direct map, in no order
  * @nr: how many
+ *
+ * Context: process context; sleeps.
  *
  * The pages stay the caller's, with no memory behind them: not mapped in
  * the direct map, missing in the P2M.  Their content is lost.
@@ -187,6 +233,8 @@ EXPORT_SYMBOL_GPL(xen_pv_release_frames);
  * xen_pv_claim_frames() - give pages memory again
  * @pages: pages xen_pv_release_frames() emptied
  * @nr: how many
+ *
+ * Context: process context; sleeps.
  *
  * Return: how many of the first pages got a frame and are mapped again
  * (Xen may have fewer to give), or a negative errno when none did.

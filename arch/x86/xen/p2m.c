@@ -15,9 +15,11 @@
 #include <linux/kernel.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/uaccess.h>
 #include <asm/xen/interface.h>
 #include <asm/xen/page.h>
+#include <xen/xen.h>
 
 #include "memmap_plan.h"
 #include "p2m.h"
@@ -99,6 +101,60 @@ int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn)
 	return xen_p2m_set(&xen_p2m, pfn, mfn);
 }
 EXPORT_SYMBOL_GPL(xen_p2m_set_foreign);
+
+/*
+ * Once the page allocator runs, the tree's pages come from it: the
+ * memblock allocator it was built with is gone with the init sections.
+ * Only memory added at run time (xen_p2m_add_memory()) needs new pages;
+ * everything else has its leaves since boot.
+ */
+static void *xen_p2m_page_alloc(void *ctx)
+{
+	return (void *)get_zeroed_page(GFP_KERNEL);
+}
+
+static void xen_p2m_page_free(void *ctx, void *page)
+{
+	free_page((unsigned long)page);
+}
+
+static DEFINE_MUTEX(xen_p2m_add_lock);
+
+/**
+ * xen_p2m_add_memory() - make room in the P2M for memory added at run time
+ * @pfn: the first pfn of the new memory
+ * @nr: how many
+ *
+ * The tree's limit grows to take them in and they get leaves of their
+ * own (their entries missing), so that filling them later (the balloon,
+ * xen_pv_claim_frames()) or mapping a grant at them allocates nothing.
+ * Nothing to do outside a PV guest.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -ERANGE past what the tree can hold or over pfns that are
+ * not free (dom0's I/O identity window), or -ENOMEM.
+ */
+int xen_p2m_add_memory(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+	int rc;
+
+	if (!xen_pv_domain())
+		return 0;
+	for (i = pfn; i < pfn + nr; i++)
+		if (__xen_p2m_entry(i) != INVALID_P2M_ENTRY)
+			return -ERANGE;
+	mutex_lock(&xen_p2m_add_lock);
+	xen_p2m.alloc = xen_p2m_page_alloc;
+	xen_p2m.free = xen_p2m_page_free;
+	rc = xen_p2m_grow(&xen_p2m, max(xen_p2m.limit, pfn + nr));
+	if (rc)
+		rc = -ERANGE;
+	else
+		rc = xen_p2m_own_range(&xen_p2m, pfn, pfn + nr);
+	mutex_unlock(&xen_p2m_add_lock);
+	return rc;
+}
 
 /**
  * xen_m2p_other() - the pfn of a frame the M2P gives no confirmed pfn for

@@ -204,6 +204,39 @@ static void p2m_has_leaf_test(struct kunit *test)
 	p2m_done(test, p2m, &pages);
 }
 
+/*
+ * xen_p2m_own_range(): hot-added pfns get leaves before their entries
+ * are set, so that setting them allocates nothing; entries keep what
+ * they said, missing or identity.
+ */
+static void p2m_own_range_test(struct kunit *test)
+{
+	struct p2m_pages pages;
+	struct xen_p2m *p2m;
+
+	p2m = p2m_new(test, &pages, 4096);
+	KUNIT_EXPECT_EQ(test, xen_p2m_own_range(p2m, 0, 4097), -ERANGE);
+	KUNIT_EXPECT_EQ(test, xen_p2m_own_range(p2m, 9, 8), -ERANGE);
+	KUNIT_EXPECT_EQ(test, xen_p2m_set_range(p2m, 1024, 1536,
+						XEN_P2M_IDENTITY), 0);
+	KUNIT_ASSERT_EQ(test, xen_p2m_grow(p2m, 8192), 0);
+	/* Across leaves: part of one, two whole, part of the last. */
+	KUNIT_EXPECT_EQ(test, xen_p2m_own_range(p2m, 700, 2000), 0);
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, 511));
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 512));
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 1200));
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 2047));
+	KUNIT_EXPECT_FALSE(test, xen_p2m_has_leaf(p2m, 2048));
+	KUNIT_EXPECT_EQ(test, xen_p2m_lookup(p2m, 1200),
+			1200UL | XEN_P2M_IDENTITY);
+	KUNIT_EXPECT_EQ(test, xen_p2m_lookup(p2m, 700), XEN_P2M_MISSING);
+	/* Past the old limit, as hot-added memory is. */
+	KUNIT_EXPECT_EQ(test, xen_p2m_own_range(p2m, 4096, 8192), 0);
+	KUNIT_EXPECT_TRUE(test, xen_p2m_has_leaf(p2m, 8191));
+	KUNIT_EXPECT_EQ(test, xen_p2m_lookup(p2m, 5000), XEN_P2M_MISSING);
+	p2m_done(test, p2m, &pages);
+}
+
 /* No page to be had: -ENOMEM, and the tree is as it was. */
 static void p2m_nomem_test(struct kunit *test)
 {
@@ -235,6 +268,7 @@ static struct kunit_case p2m_cases[] = {
 	KUNIT_CASE(p2m_missing_test),
 	KUNIT_CASE(p2m_grow_test),
 	KUNIT_CASE(p2m_has_leaf_test),
+	KUNIT_CASE(p2m_own_range_test),
 	KUNIT_CASE(p2m_nomem_test),
 	{}
 };

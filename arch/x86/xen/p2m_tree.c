@@ -5,6 +5,7 @@
  */
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/math.h>
 #include <linux/string.h>
 #include <asm/barrier.h>
 #include <asm/page.h>
@@ -229,6 +230,31 @@ int xen_p2m_set_range(struct xen_p2m *p2m, unsigned long start,
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+/**
+ * xen_p2m_own_range() - give a range of pfns leaves of the tree's own
+ * @p2m: the tree
+ * @start: the first pfn
+ * @end: the pfn after the last, not past the limit
+ *
+ * Entries keep what they said.  Setting one of the range afterwards
+ * allocates nothing (xen_p2m_has_leaf()).
+ *
+ * Return: 0, -ERANGE, or -ENOMEM (the leaves allocated so far stay).
+ */
+int xen_p2m_own_range(struct xen_p2m *p2m, unsigned long start,
+		      unsigned long end)
+{
+	unsigned long pfn;
+
+	if (start > end || end > p2m->limit)
+		return -ERANGE;
+	for (pfn = start; pfn < end;
+	     pfn = round_down(pfn, XEN_P2M_LEAF_PFNS) + XEN_P2M_LEAF_PFNS)
+		if (!p2m_own_leaf(p2m, pfn))
+			return -ENOMEM;
 	return 0;
 }
 

@@ -69,6 +69,8 @@ int xen_p2m_set(struct xen_p2m *p2m, unsigned long pfn, unsigned long mfn);
 int xen_p2m_set_range(struct xen_p2m *p2m, unsigned long start,
 		      unsigned long end, unsigned long mfn);
 int xen_p2m_grow(struct xen_p2m *p2m, unsigned long limit);
+int xen_p2m_own_range(struct xen_p2m *p2m, unsigned long start,
+		      unsigned long end);
 
 static inline unsigned long p2m_root_index(unsigned long pfn)
 {

@@ -45,6 +45,7 @@ static inline unsigned long xen_foreign_pfn(unsigned long mfn)
 unsigned long xen_p2m_entry(unsigned long pfn);
 unsigned long xen_m2p_entry(unsigned long mfn);
 int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn);
+int xen_p2m_add_memory(unsigned long pfn, unsigned long nr);
 #else
 static inline unsigned long xen_p2m_entry(unsigned long pfn)
 {
@@ -59,6 +60,11 @@ static inline unsigned long xen_m2p_entry(unsigned long mfn)
 static inline int xen_p2m_set_foreign(unsigned long pfn, unsigned long mfn)
 {
 	return -EINVAL;
+}
+
+static inline int xen_p2m_add_memory(unsigned long pfn, unsigned long nr)
+{
+	return 0;
 }
 #endif
 
