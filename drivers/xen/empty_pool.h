@@ -16,10 +16,14 @@
 #ifndef _XEN_EMPTY_POOL_H
 #define _XEN_EMPTY_POOL_H
 
+#include <linux/gfp_types.h>
 #include <linux/list.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+
+/* Pages emptied or filled per operation. */
+#define XEN_EMPTY_POOL_BATCH	512
 
 /**
  * struct xen_empty_pool_ops - how pages are emptied and filled
@@ -27,13 +31,13 @@
  *	first went (the rest are as they were) or a negative errno
  * @fill: give @nr empty pages memory again; returns how many of the first
  *	got it, or a negative errno
- * @alloc: a page from the page allocator, or NULL
+ * @alloc: a page from the page allocator, allocated with @gfp, or NULL
  * @free: give a page (with memory) back to the page allocator
  */
 struct xen_empty_pool_ops {
 	int (*empty)(void *ctx, struct page **pages, unsigned int nr);
 	int (*fill)(void *ctx, struct page **pages, unsigned int nr);
-	struct page *(*alloc)(void *ctx);
+	struct page *(*alloc)(void *ctx, gfp_t gfp);
 	void (*free)(void *ctx, struct page *page);
 };
 
@@ -45,11 +49,16 @@ struct xen_empty_pool_ops {
  * @nr_used: empty pages handed out and not yet given back
  * @keep: at most this many idle pages are kept; past it, put() fills
  *	pages again and frees them
+ * @floor: the balloon's share: put() and trim() never fill a page when
+ *	that would leave fewer than this many empty pages (idle or used);
+ *	xen_empty_pool_grow() raises it, xen_empty_pool_fill() lowers it
  * @emptied: pages emptied since the pool was made
  * @filled: pages filled again since the pool was made
+ * @added: pages that came empty (hot-added memory), since the pool was made
  * @failed: gets refused for want of memory, or of pages Xen would take
  * @ops: the operations
  * @ctx: passed to them
+ * @batch: the pages of one operation, under @lock
  */
 struct xen_empty_pool {
 	struct mutex lock;	/* see above */
@@ -57,11 +66,14 @@ struct xen_empty_pool {
 	unsigned long nr_idle;
 	unsigned long nr_used;
 	unsigned long keep;
+	unsigned long floor;
 	unsigned long emptied;
 	unsigned long filled;
+	unsigned long added;
 	unsigned long failed;
 	const struct xen_empty_pool_ops *ops;
 	void *ctx;
+	struct page *batch[XEN_EMPTY_POOL_BATCH];
 };
 
 void xen_empty_pool_init(struct xen_empty_pool *pool,
@@ -74,5 +86,10 @@ void xen_empty_pool_put(struct xen_empty_pool *pool, unsigned int nr,
 void xen_empty_pool_put_keep(struct xen_empty_pool *pool, unsigned int nr,
 			     struct page **pages, unsigned long keep);
 void xen_empty_pool_trim(struct xen_empty_pool *pool, unsigned long keep);
+int xen_empty_pool_grow(struct xen_empty_pool *pool, unsigned int nr,
+			gfp_t gfp);
+int xen_empty_pool_fill(struct xen_empty_pool *pool, unsigned int nr);
+void xen_empty_pool_add(struct xen_empty_pool *pool, struct page *page,
+			unsigned long nr);
 
 #endif /* _XEN_EMPTY_POOL_H */

@@ -69,7 +69,7 @@ static int fake_fill(void *ctx, struct page **pages, unsigned int nr)
 	return n ?: -ENOMEM;
 }
 
-static struct page *fake_alloc(void *ctx)
+static struct page *fake_alloc(void *ctx, gfp_t gfp)
 {
 	struct fake_xen *x = ctx;
 	struct page *page;
@@ -123,6 +123,16 @@ static struct fake_xen *fake_new(struct kunit *test)
 	return x;
 }
 
+/* A pool is too big for the stack (its batch array). */
+static struct xen_empty_pool *pool_new(struct kunit *test)
+{
+	struct xen_empty_pool *pool = kunit_kzalloc(test, sizeof(*pool),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	return pool;
+}
+
 static unsigned int fake_count_empty(struct fake_xen *x)
 {
 	unsigned int i, n = 0;
@@ -136,28 +146,28 @@ static unsigned int fake_count_empty(struct fake_xen *x)
 static void empty_pool_reuse_test(struct kunit *test)
 {
 	struct fake_xen *x = fake_new(test);
-	struct xen_empty_pool pool;
+	struct xen_empty_pool *pool = pool_new(test);
 	struct page *pages[5];
 	unsigned int i;
 
-	xen_empty_pool_init(&pool, &fake_ops, x, 8);
-	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(&pool, 5, pages), 0);
+	xen_empty_pool_init(pool, &fake_ops, x, 8);
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 5, pages), 0);
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_TRUE(test, x->empty[fake_index(x, pages[i])]);
-	KUNIT_EXPECT_EQ(test, pool.emptied, 5UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_used, 5UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 0UL);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 5UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_used, 5UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 0UL);
 
-	xen_empty_pool_put(&pool, 5, pages);
-	KUNIT_EXPECT_EQ(test, pool.nr_used, 0UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 5UL);
+	xen_empty_pool_put(pool, 5, pages);
+	KUNIT_EXPECT_EQ(test, pool->nr_used, 0UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 5UL);
 	KUNIT_EXPECT_EQ(test, x->freed, 0U);
 
-	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(&pool, 3, pages), 0);
-	KUNIT_EXPECT_EQ(test, pool.emptied, 5UL);	/* none new */
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 2UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_used, 3UL);
-	xen_empty_pool_put(&pool, 3, pages);
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 3, pages), 0);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 5UL);	/* none new */
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 2UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_used, 3UL);
+	xen_empty_pool_put(pool, 3, pages);
 	fake_exit(test, x);
 }
 
@@ -165,21 +175,21 @@ static void empty_pool_reuse_test(struct kunit *test)
 static void empty_pool_keep_test(struct kunit *test)
 {
 	struct fake_xen *x = fake_new(test);
-	struct xen_empty_pool pool;
+	struct xen_empty_pool *pool = pool_new(test);
 	struct page *pages[40];
 
-	xen_empty_pool_init(&pool, &fake_ops, x, 4);
-	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(&pool, 40, pages), 0);
+	xen_empty_pool_init(pool, &fake_ops, x, 4);
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 40, pages), 0);
 	KUNIT_EXPECT_EQ(test, fake_count_empty(x), 40U);
-	xen_empty_pool_put(&pool, 40, pages);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 4UL);
-	KUNIT_EXPECT_EQ(test, pool.filled, 36UL);
+	xen_empty_pool_put(pool, 40, pages);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 4UL);
+	KUNIT_EXPECT_EQ(test, pool->filled, 36UL);
 	KUNIT_EXPECT_EQ(test, x->freed, 36U);
 	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
 	KUNIT_EXPECT_EQ(test, fake_count_empty(x), 4U);
 
-	xen_empty_pool_trim(&pool, 0);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 0UL);
+	xen_empty_pool_trim(pool, 0);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 0UL);
 	KUNIT_EXPECT_EQ(test, x->freed, 40U);
 	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
 	fake_exit(test, x);
@@ -193,21 +203,21 @@ static void empty_pool_keep_test(struct kunit *test)
 static void empty_pool_refused_empty_test(struct kunit *test)
 {
 	struct fake_xen *x = fake_new(test);
-	struct xen_empty_pool pool;
+	struct xen_empty_pool *pool = pool_new(test);
 	struct page *pages[5];
 
-	xen_empty_pool_init(&pool, &fake_ops, x, 8);
+	xen_empty_pool_init(pool, &fake_ops, x, 8);
 	x->empty_budget = 3;
-	KUNIT_EXPECT_EQ(test, xen_empty_pool_get(&pool, 5, pages), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, pool.failed, 1UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 3UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_used, 0UL);
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_get(pool, 5, pages), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pool->failed, 1UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 3UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_used, 0UL);
 	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
-	KUNIT_EXPECT_EQ(test, x->freed + pool.nr_idle, (unsigned long)x->nr);
+	KUNIT_EXPECT_EQ(test, x->freed + pool->nr_idle, (unsigned long)x->nr);
 
-	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(&pool, 3, pages), 0);
-	KUNIT_EXPECT_EQ(test, pool.emptied, 3UL);
-	xen_empty_pool_put(&pool, 3, pages);
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 3, pages), 0);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 3UL);
+	xen_empty_pool_put(pool, 3, pages);
 	fake_exit(test, x);
 }
 
@@ -215,22 +225,22 @@ static void empty_pool_refused_empty_test(struct kunit *test)
 static void empty_pool_refused_fill_test(struct kunit *test)
 {
 	struct fake_xen *x = fake_new(test);
-	struct xen_empty_pool pool;
+	struct xen_empty_pool *pool = pool_new(test);
 	struct page *pages[5];
 
-	xen_empty_pool_init(&pool, &fake_ops, x, 0);
-	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(&pool, 5, pages), 0);
+	xen_empty_pool_init(pool, &fake_ops, x, 0);
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 5, pages), 0);
 	x->fill_budget = 2;
-	xen_empty_pool_put(&pool, 5, pages);
-	KUNIT_EXPECT_EQ(test, pool.filled, 2UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 3UL);
+	xen_empty_pool_put(pool, 5, pages);
+	KUNIT_EXPECT_EQ(test, pool->filled, 2UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 3UL);
 	KUNIT_EXPECT_EQ(test, x->freed, 2U);
 	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
 
 	/* Memory again: a trim finishes the job. */
 	x->fill_budget = -1;
-	xen_empty_pool_trim(&pool, 0);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 0UL);
+	xen_empty_pool_trim(pool, 0);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 0UL);
 	KUNIT_EXPECT_EQ(test, x->freed, 5U);
 	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
 	fake_exit(test, x);
@@ -240,24 +250,116 @@ static void empty_pool_refused_fill_test(struct kunit *test)
 static void empty_pool_no_memory_test(struct kunit *test)
 {
 	struct fake_xen *x = fake_new(test);
-	struct xen_empty_pool pool;
+	struct xen_empty_pool *pool = pool_new(test);
 	struct page *pages[70];
 
-	xen_empty_pool_init(&pool, &fake_ops, x, 100);
+	xen_empty_pool_init(pool, &fake_ops, x, 100);
 	x->alloc_budget = 0;
-	KUNIT_EXPECT_EQ(test, xen_empty_pool_get(&pool, 1, pages), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, pool.failed, 1UL);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle + pool.nr_used, 0UL);
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_get(pool, 1, pages), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pool->failed, 1UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle + pool->nr_used, 0UL);
 
 	/* More than one batch at once. */
 	x->alloc_budget = -1;
-	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(&pool, 70, pages), 0);
-	KUNIT_EXPECT_EQ(test, pool.emptied, 70UL);
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 70, pages), 0);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 70UL);
 	KUNIT_EXPECT_EQ(test, fake_count_empty(x), 70U);
-	xen_empty_pool_put(&pool, 70, pages);
-	KUNIT_EXPECT_EQ(test, pool.nr_idle, 70UL);
-	xen_empty_pool_trim(&pool, 0);
+	xen_empty_pool_put(pool, 70, pages);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 70UL);
+	xen_empty_pool_trim(pool, 0);
 	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
+	fake_exit(test, x);
+}
+
+/*
+ * The balloon's pages: grow() empties new ones and raises the floor,
+ * put() and trim() leave them alone, get() hands them out first, and
+ * fill() gives them memory whatever the keep, lowering the floor.
+ */
+static void empty_pool_balloon_test(struct kunit *test)
+{
+	struct fake_xen *x = fake_new(test);
+	struct xen_empty_pool *pool = pool_new(test);
+	struct page *pages[50];
+
+	xen_empty_pool_init(pool, &fake_ops, x, 4);
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_fill(pool, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_grow(pool, 40, GFP_KERNEL), 40);
+	KUNIT_EXPECT_EQ(test, pool->floor, 40UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 40UL);
+	KUNIT_EXPECT_EQ(test, fake_count_empty(x), 40U);
+
+	/* A trim to nothing leaves the balloon's pages empty. */
+	xen_empty_pool_trim(pool, 0);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 40UL);
+	KUNIT_EXPECT_EQ(test, x->freed, 0U);
+
+	/* A backend takes more than the balloon holds, then gives back. */
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 50, pages), 0);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 50UL);
+	xen_empty_pool_put(pool, 50, pages);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 40UL);	/* back to the floor */
+	KUNIT_EXPECT_EQ(test, x->freed, 10U);
+
+	/* The alloc budget stops a grow short; it says how far it got. */
+	x->alloc_budget = 5;
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_grow(pool, 8, GFP_KERNEL), 5);
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_grow(pool, 8, GFP_KERNEL),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, pool->floor, 45UL);
+
+	/* Xen has memory for 20 of 30: those go to the allocator. */
+	x->fill_budget = 20;
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_fill(pool, 30), 20);
+	KUNIT_EXPECT_EQ(test, pool->floor, 25UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 25UL);
+	x->fill_budget = -1;
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_fill(pool, 100), 25);
+	KUNIT_EXPECT_EQ(test, pool->floor, 0UL);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 0UL);
+	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
+	KUNIT_EXPECT_EQ(test, fake_count_empty(x), 0U);
+	fake_exit(test, x);
+}
+
+/*
+ * Pages that come empty (hot-added memory) are the balloon's: counted
+ * in the floor, handed out like the others, filled on demand.
+ */
+static void empty_pool_add_test(struct kunit *test)
+{
+	struct fake_xen *x = fake_new(test);
+	struct xen_empty_pool *pool = pool_new(test);
+	struct page *block, *pages[3];
+	unsigned int i;
+
+	xen_empty_pool_init(pool, &fake_ops, x, 0);
+	block = alloc_pages(GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	/* The fake knows the pages, empty. */
+	for (i = 0; i < 4; i++) {
+		x->page[x->nr] = nth_page(block, i);
+		x->empty[x->nr++] = true;
+	}
+	xen_empty_pool_add(pool, block, 4);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 4UL);
+	KUNIT_EXPECT_EQ(test, pool->floor, 4UL);
+	KUNIT_EXPECT_EQ(test, pool->added, 4UL);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 0UL);
+
+	/* A backend takes three: none newly emptied; gives them back. */
+	KUNIT_ASSERT_EQ(test, xen_empty_pool_get(pool, 3, pages), 0);
+	KUNIT_EXPECT_EQ(test, pool->emptied, 0UL);
+	xen_empty_pool_put(pool, 3, pages);
+	KUNIT_EXPECT_EQ(test, pool->nr_idle, 4UL);
+	KUNIT_EXPECT_EQ(test, x->freed, 0U);
+
+	KUNIT_EXPECT_EQ(test, xen_empty_pool_fill(pool, 4), 4);
+	KUNIT_EXPECT_EQ(test, pool->floor, 0UL);
+	KUNIT_EXPECT_EQ(test, x->freed, 4U);
+	KUNIT_EXPECT_EQ(test, x->freed_empty, 0U);
+	/* fake_exit() frees the pages one by one: split the block. */
+	split_page(block, 2);
 	fake_exit(test, x);
 }
 
@@ -267,6 +369,8 @@ static struct kunit_case empty_pool_cases[] = {
 	KUNIT_CASE(empty_pool_refused_empty_test),
 	KUNIT_CASE(empty_pool_refused_fill_test),
 	KUNIT_CASE(empty_pool_no_memory_test),
+	KUNIT_CASE(empty_pool_balloon_test),
+	KUNIT_CASE(empty_pool_add_test),
 	{}
 };
 

@@ -25,6 +25,7 @@
 #include <xen/xen-ops.h>
 #include <xen/xen.h>
 
+#include "balloon.h"
 #include "empty_pool.h"
 
 #undef MODULE_PARAM_PREFIX
@@ -34,13 +35,18 @@ module_param(empty_pool_keep, ulong, 0644);
 MODULE_PARM_DESC(empty_pool_keep,
 		 "Idle empty pages kept for the next grant mappings before their memory is taken back (default 256)");
 
-/* An HVM container's frames are its gfns: the pfns themselves. */
+/*
+ * An HVM container's frames are its gfns: the pfns themselves, a whole
+ * batch of the pool's per hypercall (under the pool's lock, which every
+ * caller holds).
+ */
+static xen_pfn_t xen_hvm_frames[XEN_EMPTY_POOL_BATCH];
+
 static int xen_hvm_reservation(unsigned int cmd, struct page **pages,
 			       unsigned int nr)
 {
-	xen_pfn_t frames[32];
 	struct xen_memory_reservation r = {
-		.extent_start = frames,
+		.extent_start = xen_hvm_frames,
 		.extent_order = 0,
 		.domid = DOMID_SELF,
 	};
@@ -48,9 +54,9 @@ static int xen_hvm_reservation(unsigned int cmd, struct page **pages,
 	int rc = 0;
 
 	while (done < nr) {
-		n = min_t(unsigned int, nr - done, ARRAY_SIZE(frames));
+		n = min_t(unsigned int, nr - done, ARRAY_SIZE(xen_hvm_frames));
 		for (i = 0; i < n; i++)
-			frames[i] = page_to_pfn(pages[done + i]);
+			xen_hvm_frames[i] = page_to_pfn(pages[done + i]);
 		r.nr_extents = n;
 		rc = HYPERVISOR_memory_op(cmd, &r);
 		if (rc <= 0)
@@ -62,11 +68,28 @@ static int xen_hvm_reservation(unsigned int cmd, struct page **pages,
 	return done ?: rc;
 }
 
+/*
+ * An empty page is marked offline, as memory hotplug leaves a page it
+ * added and not onlined: dumps and /proc/kcore skip it.  And the
+ * kernel's count of its memory (MemTotal, what `free` shows) follows
+ * the pages that have memory behind them.  A page of hot-added memory
+ * comes to the pool offline and not counted, as one emptied here leaves
+ * it: both reach the page allocator the same way once filled.
+ */
 static int xen_pool_empty(void *ctx, struct page **pages, unsigned int nr)
 {
+	int i, done;
+
 	if (xen_pv_domain())
-		return xen_pv_release_frames(pages, nr);
-	return xen_hvm_reservation(XENMEM_decrease_reservation, pages, nr);
+		done = xen_pv_release_frames(pages, nr);
+	else
+		done = xen_hvm_reservation(XENMEM_decrease_reservation, pages,
+					   nr);
+	for (i = 0; i < done; i++) {
+		adjust_managed_page_count(pages[i], -1);
+		__SetPageOffline(pages[i]);
+	}
+	return done;
 }
 
 static int xen_pool_fill(void *ctx, struct page **pages, unsigned int nr)
@@ -76,13 +99,18 @@ static int xen_pool_fill(void *ctx, struct page **pages, unsigned int nr)
 	return xen_hvm_reservation(XENMEM_populate_physmap, pages, nr);
 }
 
-static struct page *xen_pool_alloc(void *ctx)
+static struct page *xen_pool_alloc(void *ctx, gfp_t gfp)
 {
-	return alloc_page(GFP_KERNEL | __GFP_NOWARN);
+	return alloc_page(gfp | __GFP_NOWARN);
 }
 
+/* A page with memory: one just filled again, or one Xen did not take. */
 static void xen_pool_free(void *ctx, struct page *page)
 {
+	if (PageOffline(page)) {
+		__ClearPageOffline(page);
+		adjust_managed_page_count(page, 1);
+	}
 	__free_page(page);
 }
 
@@ -111,9 +139,16 @@ static bool xen_pool_ready;
  */
 int xen_alloc_unpopulated_pages(unsigned int nr_pages, struct page **pages)
 {
+	unsigned int i;
+	int rc;
+
 	if (!READ_ONCE(xen_pool_ready))
 		return -ENODEV;
-	return xen_empty_pool_get(&xen_pool, nr_pages, pages);
+	rc = xen_empty_pool_get(&xen_pool, nr_pages, pages);
+	/* The caller's now: a grant goes in its place. */
+	for (i = 0; !rc && i < nr_pages; i++)
+		__ClearPageOffline(pages[i]);
+	return rc;
 }
 EXPORT_SYMBOL(xen_alloc_unpopulated_pages);
 
@@ -127,8 +162,14 @@ EXPORT_SYMBOL(xen_alloc_unpopulated_pages);
  */
 void xen_free_unpopulated_pages(unsigned int nr_pages, struct page **pages)
 {
+	unsigned int i;
+
+	for (i = 0; i < nr_pages; i++)
+		__SetPageOffline(pages[i]);
 	xen_empty_pool_put_keep(&xen_pool, nr_pages, pages,
 				READ_ONCE(empty_pool_keep));
+	/* A balloon that waited for pages lent out may go on. */
+	xen_balloon_kick();
 }
 EXPORT_SYMBOL(xen_free_unpopulated_pages);
 
@@ -145,12 +186,98 @@ void xen_unpopulated_trim(unsigned long keep)
 }
 EXPORT_SYMBOL_GPL(xen_unpopulated_trim);
 
+/*
+ * The balloon's pages are the pool's: those it gives back wait in the
+ * pool, where backends find them first, and those it takes back come
+ * from there.  It asks the page allocator not to try hard: a balloon
+ * that cannot have a page waits and tries later, where a harder try
+ * would push the domain's own programs out (the OOM killer).
+ */
+#define XEN_BALLOON_GFP	(GFP_HIGHUSER | __GFP_NORETRY | __GFP_NOMEMALLOC)
+
+/**
+ * xen_pool_balloon_give() - hand pages back to Xen for the balloon
+ * @nr: how many at most
+ *
+ * Context: process context; sleeps.
+ * Return: how many went, or -ENOMEM when none could.
+ */
+int xen_pool_balloon_give(unsigned int nr)
+{
+	if (!READ_ONCE(xen_pool_ready))
+		return -ENODEV;
+	return xen_empty_pool_grow(&xen_pool, nr, XEN_BALLOON_GFP);
+}
+
+/**
+ * xen_pool_balloon_take() - take pages back from Xen for the balloon
+ * @nr: how many at most
+ *
+ * Context: process context; sleeps.
+ * Return: how many came (0 when Xen had none), or -ENOSPC when the pool
+ * has no empty page to fill.
+ */
+int xen_pool_balloon_take(unsigned int nr)
+{
+	if (!READ_ONCE(xen_pool_ready))
+		return -ENODEV;
+	return xen_empty_pool_fill(&xen_pool, nr);
+}
+
+/**
+ * xen_pool_balloon_add() - give the balloon pages that are empty already
+ * @page: the first of @nr consecutive pages of hot-added memory
+ * @nr: how many
+ *
+ * Context: process context; sleeps.
+ */
+void xen_pool_balloon_add(struct page *page, unsigned long nr)
+{
+	xen_empty_pool_add(&xen_pool, page, nr);
+}
+
+/**
+ * xen_pool_balloon_pages() - the pages the balloon holds in the pool
+ *
+ * Return: the pool's floor.
+ */
+unsigned long xen_pool_balloon_pages(void)
+{
+	return READ_ONCE(xen_pool.floor);
+}
+
+/**
+ * xen_pool_lent_pages() - empty pages handed out to backends and gntdev
+ *
+ * Return: how many are out.
+ */
+unsigned long xen_pool_lent_pages(void)
+{
+	return READ_ONCE(xen_pool.nr_used);
+}
+
+/**
+ * xen_pool_idle_pages() - the pool's idle empty pages, the balloon's too
+ *
+ * Return: how many the next gets take before the pool empties new ones.
+ */
+unsigned long xen_pool_idle_pages(void)
+{
+	unsigned long idle;
+
+	mutex_lock(&xen_pool.lock);
+	idle = xen_pool.nr_idle;
+	mutex_unlock(&xen_pool.lock);
+	return idle;
+}
+
 static int xen_pool_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&xen_pool.lock);
-	seq_printf(m, "idle %lu\nused %lu\nkeep %lu\nemptied %lu\nfilled %lu\nfailed %lu\n",
+	seq_printf(m, "idle %lu\nused %lu\nkeep %lu\nballoon %lu\nemptied %lu\nfilled %lu\nadded %lu\nfailed %lu\n",
 		   xen_pool.nr_idle, xen_pool.nr_used, xen_pool.keep,
-		   xen_pool.emptied, xen_pool.filled, xen_pool.failed);
+		   xen_pool.floor, xen_pool.emptied, xen_pool.filled,
+		   xen_pool.added, xen_pool.failed);
 	mutex_unlock(&xen_pool.lock);
 	return 0;
 }
