@@ -83,7 +83,7 @@ gstamp=$( (sha256sum "$bb"; cat "$here/rootfs/guest-init" "$here/bench/xsbench.c
 	   "$here/bench/microbench.c" "$here/rootfs/hostfe.c" \
 	   "$here/rootfs/hostfe-cases" "$here/rootfs/hostnf.c" \
 	   "$here/rootfs/hostnf-cases" "$here/rootfs/hostfe-common.h" \
-	   "$here/rootfs/blast.c") |
+	   "$here/rootfs/blast.c" "$here/rootfs/memtouch.c") |
 	  sha256sum | cut -c1-16)
 if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	echo "assets: making guest.cpio.gz"
@@ -103,6 +103,8 @@ if ! stamp_ok "$out/guest.cpio.gz" "$gstamp"; then
 	cp "$here/rootfs/hostfe-cases" "$here/rootfs/hostnf-cases" "$tmp/"
 	# The sender of the fair-sharing check (pvops.blast=N:ADDR).
 	gcc -static -O2 -Wall -o "$tmp/bin/blast" "$here/rootfs/blast.c"
+	# The workload of the balloon check (pvops.memtouch=N).
+	gcc -static -O2 -Wall -o "$tmp/bin/memtouch" "$here/rootfs/memtouch.c"
 	(cd "$tmp" && find . | cpio -o -H newc --owner=0:0 --quiet) | gzip -9 > "$out/guest.cpio.gz"
 	rm -rf "$tmp"
 	echo "$gstamp" > "$out/guest.cpio.gz.stamp"

@@ -323,6 +323,16 @@ def main():
         print(f'harness: create to init, mean of 20, ours/ref: '
               f'{rates["boot20-pvh-ours"]:.2f}/{rates["boot20-pvh-ref"]:.2f} s'
               f' = {rates["boot20-pvh-ours"] / rates["boot20-pvh-ref"]:.2f}')
+    balloon = {r.scen.name: r.balloon for r in results
+               if getattr(r, 'balloon', None)}
+    for kind in ('pv', 'pvh'):
+        mine, theirs = balloon.get(f'balloon-{kind}-ours'), balloon.get(
+            f'balloon-{kind}-ref')
+        if mine and theirs:
+            print(f'harness: {kind} balloon, mean seconds to reach a target, '
+                  f'ours/ref: down {mine[0]:.2f}/{theirs[0]:.2f} = '
+                  f'{mine[0] / theirs[0]:.2f}, up {mine[1]:.2f}/'
+                  f'{theirs[1]:.2f} = {mine[1] / theirs[1]:.2f}')
     # Our dom0 against the reference's, in the same run (single figures).
     if 'dom0-ours' in rates and 'dom0-ref' in rates:
         print(f'harness: dom0 toolstack up (uptime), ours/ref: '

@@ -32,14 +32,24 @@ def judge_xsbench(s, res, out, serial):
 CONTROL_STEPS = ['boot', 'vcpu-down', 'vcpu-up', 'reboot', 'shutdown']
 
 
-def judge_control(s, out, serial):
-    """Judge a control scenario: every step must have printed ok."""
+def driven_steps(s, out, serial, what, names):
+    """The console log of a domU dom0 drove step by step (its 'domu NAME
+    WHAT ...' lines), its steps, and a failed Result when one of @names
+    is not ok (else None)."""
     name = f'{s.name}-a1'
     console = os.path.join(out, 'console', f'guest-{name}.log')
-    steps = domu_steps(read(serial), name, 'control')
-    bad = failed_step(steps, CONTROL_STEPS)
-    if bad:
-        return Result(s, False, f'{bad} (dom0 log: {serial})', console)
+    steps = domu_steps(read(serial), name, what)
+    bad = failed_step(steps, names)
+    return console, steps, (bad and Result(
+        s, False, f'{bad} (dom0 log: {serial})', console))
+
+
+def judge_control(s, out, serial):
+    """Judge a control scenario: every step must have printed ok."""
+    console, steps, failed = driven_steps(s, out, serial, 'control',
+                                          CONTROL_STEPS)
+    if failed:
+        return failed
     return Result(s, True, 'xl vcpu-set down and up, xl reboot (new domid '
                   f'{steps.get("domid")}), xl shutdown', console)
 
@@ -336,3 +346,119 @@ def judge_memmap(s, out, serial):
                   f'RAM above, {want[2]} given back to Xen; {why}',
                   res.logfile)
 
+
+
+BALLOON_STEPS = ['boot', 'cycles', 'shutdown']
+# What no balloon may cost the guest: an OOM kill, a kernel warning.
+BALLOON_BAD = re.compile(r'Out of memory|oom-kill|invoked oom-killer|'
+                         r'WARNING:|BUG:|Oops|Call Trace|memtouch error')
+
+
+def balloon_bad(text):
+    """The first line of @text that BALLOON_BAD matches, or None."""
+    m = BALLOON_BAD.search(text)
+    if not m:
+        return None
+    return text[text.rfind('\n', 0, m.start()) + 1:].split('\n', 1)[0].strip()
+
+
+def balloon_accounting(text, target_mib):
+    """The guest's MemTotal lines (guest-init) that give @target_mib as
+    the balloon's target: [(MemTotal, current_kb)] in KiB."""
+    return [(int(t), int(c) if c.isdigit() else None) for t, c in re.findall(
+        MARK + rf'mem total_kb=(\d+) target_kb={target_mib * 1024} '
+        r'current_kb=(\S*)', text)]
+
+
+def judge_balloon(s, out, serial, low, high):
+    """Judge a balloon scenario: every cycle reached both targets (xl list),
+    the workload never read a bad word, the guest logged no OOM kill or
+    warning, and its accounting followed: at @low and back at @high,
+    the balloon's current_kb (Xen's count, in ours) is the target, and
+    MemTotal moved by what the target did (the same distance below the
+    target at both)."""
+    console, steps, failed = driven_steps(s, out, serial, 'balloon',
+                                          BALLOON_STEPS)
+    if failed:
+        return failed
+    text = read(console)
+    # What the balloon costs: from the workload's start on (the reference
+    # PV domU warns of an MSR at boot).
+    text = text[max(0, text.find('memtouch started')):]
+    bad = balloon_bad(text)
+    if bad:
+        return Result(s, False, f'guest console: {bad}', console)
+    at_low = balloon_accounting(text, low)
+    at_high = balloon_accounting(text, high)
+    if at_low and len(at_high) >= 2:
+        (tl, cl), (th, ch) = at_low[0], at_high[-1]
+        gap_low, gap_high = low * 1024 - tl, high * 1024 - th
+        acct = (f'MemTotal {tl // 1024} MiB at {low}, {th // 1024} MiB at '
+                f'{high} (below the target by {gap_low} and {gap_high} '
+                f'KiB); current_kb {cl} and {ch}')
+    elif s.kernel == 'ours':
+        return Result(s, False, f'no MemTotal line at {low} MiB and at '
+                      f'{high} MiB after the cycles', console)
+    else:
+        acct = 'its sysfs target is not the one xl set'
+    if s.kernel == 'ours' and (cl != low * 1024 or ch != high * 1024 or
+                               abs(gap_low - gap_high) > 1024):
+        return Result(s, False, f'accounting: {acct}', console)
+    off = sorted({f for k in ('down_mib', 'up_mib') for f in re.findall(
+        MARK + rf'domu {re.escape(s.name)}-a1 balloon cycle=\d+ .*{k}=(\d+)',
+        read(serial))} - {str(low), str(high)})
+    if off:
+        acct += f'; xl list showed {", ".join(off)} MiB at a target'
+    down, up = float(steps['down_mean']), float(steps['up_mean'])
+    res = Result(s, True, f'{steps["count"]} cycles {high}->{low}->{high} '
+                 f'MiB; mean seconds to reach the target: down {down:.2f}, '
+                 f'up {up:.2f}; {acct}', console, down + up)
+    res.balloon = (down, up)
+    return res
+
+
+GROW_STEPS = ['boot', 'grow', 'touch', 'shutdown']
+LEND_STEPS = ['start', 'refused', 'down', 'create', 'shutdown', 'up']
+
+
+def judge_grow(s, out, serial):
+    """Judge a domU grown past its boot memory: it got all of its maxmem
+    (xl list), by adding memory, and a program then filled most of it
+    and read it back, with no OOM kill or warning."""
+    console, steps, failed = driven_steps(s, out, serial, 'balloon',
+                                          GROW_STEPS)
+    if failed:
+        return failed
+    text = read(console)
+    bad = balloon_bad(text)
+    if bad:
+        return Result(s, False, f'guest console: {bad}', console)
+    blocks = re.search(MARK + r'growtouch .*memory_blocks=(\d+)-(\d+)', text)
+    done = re.search(MARK + r'memtouch done (.*)', text)
+    if not blocks or int(blocks.group(2)) <= int(blocks.group(1)) or \
+       not done:
+        return Result(s, False, 'no memory block added, or the program '
+                      'did not finish', console)
+    return Result(s, True, f'{steps["mem"]} MiB in {steps["seconds"]} s '
+                  f'(memory blocks {blocks.group(1)} at boot, '
+                  f'{blocks.group(2)} after); then '
+                  f'{done.group(1).strip()} read back whole', console)
+
+
+def judge_lend(s, out, serial):
+    """Judge a dom0 that lends memory: every step ok; what it took."""
+    console, steps, failed = driven_steps(s, out, serial, 'dom0-balloon',
+                                          LEND_STEPS)
+    if failed:
+        return failed
+    # Our dom0's own log, from the scenario's start: nothing went wrong
+    # in its balloon.
+    text = read(serial)
+    text = text[max(0, text.find(f'domu {s.name}-a1 dom0-balloon start')):]
+    bad = balloon_bad(text)
+    if bad:
+        return Result(s, False, f'dom0 log: {bad}', serial)
+    lines = steps.lines
+    return Result(s, True, f'dom0 {lines["start"]}; a domU of '
+                  f'{steps["domu"]} MiB refused; {lines["down"]}; the domU '
+                  f'started; {lines["up"]}', console)

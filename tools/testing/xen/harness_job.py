@@ -8,6 +8,9 @@ import shutil
 import subprocess
 
 from harness_common import HERE
+from harness_scenarios import (
+    BALLOON_GROW_TOUCH, BALLOON_HIGH, BALLOON_LOW, BALLOON_SLACK,
+    BALLOON_TOUCH)
 
 JOB = os.path.join(HERE, 'job')
 
@@ -176,6 +179,38 @@ def make_job(jobdir, kernels, assets, domus):
                           'w') as f:
                     f.write(cfg)
             script.append(f'run_share {s.name} {s.timeout}\n')
+            continue
+        if s.grow or s.lend:
+            # job/balloon.sh: a domU grown past its boot memory, or one
+            # that needs what dom0 lends.
+            touch = f' pvops.growtouch={BALLOON_GROW_TOUCH}' if s.grow else ''
+            cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                  cmdline=f'{s.cmdline} pvops.control=1'
+                                  + touch, on_reboot='destroy')
+            if s.grow:
+                cfg = cfg.replace('memory = 256\n', 'memory = 512\n'
+                                  f'maxmem = {s.grow}\n')
+            with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+                f.write(cfg)
+            script.append(f'run_balloon_grow {s.name} {s.name}.cfg '
+                          f'{s.timeout} {s.grow} {BALLOON_GROW_TOUCH}\n'
+                          if s.grow else f'run_dom0_balloon {s.name} '
+                          f'{s.name}.cfg {s.timeout} {s.lend}\n')
+            continue
+        if s.balloon:
+            # job/balloon.sh moves it; rootfs/memtouch.c keeps it busy.
+            cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                  cmdline=f'{s.cmdline} pvops.control=1 '
+                                  f'pvops.memtouch={BALLOON_TOUCH}',
+                                  on_reboot='destroy')
+            cfg = cfg.replace('memory = 256\n', f'memory = {BALLOON_HIGH}\n'
+                              f'maxmem = {BALLOON_HIGH}\n')
+            with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+                f.write(cfg)
+            cycles = os.environ.get('XEN_PVOPS_CYCLES', s.balloon)
+            slack = BALLOON_SLACK.get((s.role, s.kernel), 0)
+            script.append(f'run_balloon {s.name} {s.name}.cfg {s.timeout} '
+                          f'{cycles} {BALLOON_LOW} {BALLOON_HIGH} {slack}\n')
             continue
         with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
             cmdline = s.cmdline + (f' pvops.clock={s.clock}' if s.clock else '')

@@ -51,6 +51,9 @@ class Scenario:
                                 # skip) or 'all' (nothing may skip)
     memmap: str = ''            # the memory map dom0 gives it before it
                                 # runs (job/memmap.c: START-END:TYPE ...)
+    balloon: int = 0            # N cycles of xl mem-set down and up
+    grow: int = 0               # (balloon) boot at 512 MiB, grow to N
+    lend: int = 0               # (dom0) dom0 lends N MiB to a domU
     doc: str = ''
 
 
@@ -63,6 +66,28 @@ PIT_FLAKE = ('upstream 6.12 PVH guest triple-faults about 1 boot in 5 '
 # the host's holes above 1 MiB): a reserved 32 MiB at 128 MiB, and RAM
 # above 256 MiB for 24 MiB of it.
 HOLEY_MAP = '0-128M:1 128M-160M:2 160M-280M:1'
+
+
+# The balloon check (balloon-*): the domU boots with BALLOON_HIGH MiB
+# (its maxmem too) and keeps BALLOON_TOUCH MiB busy; xl mem-set moves it
+# to BALLOON_LOW and back, BALLOON_CYCLES times (XEN_PVOPS_CYCLES=N for
+# fewer while working on it).  A scenario's timeout is the time its
+# Xen boot is given for it: the cycles' (PVH moves take about 10 s each).
+BALLOON_LOW, BALLOON_HIGH, BALLOON_TOUCH, BALLOON_CYCLES = 128, 512, 32, 100
+# The reference kernel as a PVH domU lands 388 KiB below each target (it
+# counts its own pages, not Xen's), which xl list shows as 1 MiB less:
+# for it alone, a move is done within this many MiB of the target.
+BALLOON_SLACK = {('pvh', 'ref'): 1}
+# Growth past the boot memory (balloon-grow-*): booted with 512 MiB.
+BALLOON_GROW, BALLOON_GROW_TOUCH = 2048, 1536
+
+BALLOON_DOC = (f'xl mem-set takes our {{}} domU of {BALLOON_HIGH} MiB down to '
+               f'{BALLOON_LOW} MiB and back up, {BALLOON_CYCLES} times, '
+               f'while a program keeps {BALLOON_TOUCH} MiB busy and checks '
+               'it (rootfs/memtouch.c): xl list must show each target '
+               'within 120 s, the program must never read a bad word, no '
+               'OOM kill or kernel warning, and MemTotal must move by '
+               'what the target did; prints the mean times of the moves')
 
 
 SCENARIOS = [
@@ -149,6 +174,13 @@ SCENARIOS = [
     Scenario('dom0-ours-boot20-pvh-ours', 'pvh', 'ours', dom0='ours',
              repeat=20, timeout=60,
              doc='the same with our PVH domU, no retry'),
+    Scenario('dom0-ours-balloon', 'pv', 'ours', dom0='ours', lend=512,
+             timeout=120,
+             doc='our dom0 lends 512 MiB: a PV domU of what Xen has free '
+             'and 256 MiB more is refused; xl mem-set 0 takes our dom0 '
+             'down by 512 MiB (its balloon) within 120 s; the same domU '
+             'then starts and reaches init; once it is shut down, dom0 '
+             'goes back up to what it had'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
              doc='our kernel as PVH domU under the reference dom0'),
     Scenario('clock-pvh-ours', 'pvh', 'ours', dom0='ref', clock=60,
@@ -228,6 +260,33 @@ SCENARIOS = [
              xsbench=True, timeout=300, cmdline='earlyprintk=xen keep_bootcon loglevel=7',
              doc='xsbench-pvh-ours with the boot log on Xen\'s console, '
              'for debugging'),
+    Scenario('balloon-pv-ours', 'pv', 'ours', dom0='ref',
+             balloon=BALLOON_CYCLES, timeout=900,
+             doc=BALLOON_DOC.format('PV')),
+    Scenario('balloon-pvh-ours', 'pvh', 'ours', dom0='ref',
+             balloon=BALLOON_CYCLES, timeout=2400,
+             doc=BALLOON_DOC.format('PVH')),
+    Scenario('balloon-pv-ref', 'pv', 'ref', dom0='ref',
+             balloon=BALLOON_CYCLES, timeout=900,
+             doc='the same on the reference PV domU; with both, the harness '
+             'prints the ratios of the mean times'),
+    Scenario('balloon-pvh-ref', 'pvh', 'ref', dom0='ref',
+             balloon=BALLOON_CYCLES, timeout=2400,
+             doc='the same on the reference PVH domU'),
+    Scenario('balloon10-pv-ours', 'pv', 'ours', dom0='ref', balloon=10,
+             timeout=240,
+             doc='balloon-pv-ours with 10 cycles, for make check'),
+    Scenario('balloon10-pvh-ours', 'pvh', 'ours', dom0='ref', balloon=10,
+             timeout=360,
+             doc='balloon-pvh-ours with 10 cycles, for make check'),
+    Scenario('balloon-grow-pv-ours', 'pv', 'ours', dom0='ref',
+             grow=BALLOON_GROW, timeout=120,
+             doc=f'our PV domU boots with 512 MiB and a maxmem of '
+             f'{BALLOON_GROW} MiB; xl mem-set gives it all of it, which '
+             'the balloon reaches by adding memory (hotplug) within 600 s; '
+             f'then a program keeps {BALLOON_GROW_TOUCH} MiB busy for 3 '
+             'passes and reads back every word; no OOM kill or kernel '
+             'warning (dom0 goes down first as far as Xen needs)'),
     Scenario('boot20-pvh-ours', 'pvh', 'ours', dom0='ref', repeat=20,
              timeout=60,
              doc='our PVH domU (2 vCPUs) created 20 times in a row: every '
@@ -558,7 +617,8 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'kunit-pv-ours', 'control-pv-ours', 'clock-pv-ours',
            'boot20-pv-ours', 'debian-pv-ours', 'blkfront-bad-pv-ours',
            'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours',
-           'memmap-pv-ours', 'dom0-ours', 'dom0-ours-devfuzz',
+           'memmap-pv-ours', 'balloon10-pv-ours', 'balloon10-pvh-ours',
+           'balloon-grow-pv-ours', 'dom0-ours', 'dom0-ours-devfuzz',
            'dom0-ours-pv-ref',
            'dom0-ours-pv-ours', 'dom0-ours-pvh-ref', 'dom0-ours-pvh-ours',
            'dom0-ours-control-pv-ours', 'dom0-ours-control-pvh-ours',
@@ -566,7 +626,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours',
            'dom0-ours-debian-net-pv-ours', 'dom0-ours-debian-io-pv-ours',
            'dom0-ours-debian-io-pv-ref', 'dom0-ours-hostfe',
-           'dom0-ours-hostnf']
+           'dom0-ours-hostnf', 'dom0-ours-balloon']
 # Not in the default set yet: dom0-ours-share.  With GSO senders its 3:1
 # window gave 52-66% until netback's idle grace, then 72-73% in four
 # runs of four; since netback serves two queues a vif (as the harness

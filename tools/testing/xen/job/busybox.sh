@@ -215,8 +215,7 @@ run_control() {
 	fi
 	step reboot=ok domid=$(xl domid "$n")
 	if ! wait_log "$log" 'PVOPS-HARNESS: cpus online=0-1' 3 300 ||
-	   ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
-	   xl domid "$n" > /dev/null 2>&1; then
+	   ! shut_down "$n"; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
 	step shutdown=ok

@@ -463,8 +463,7 @@ run_console_flood() {
 		xl destroy "$n"; return 1
 	fi
 	step flood=ok
-	if ! timeout 120 xl shutdown -w "$n" > /dev/null 2>&1 ||
-	   xl domid "$n" > /dev/null 2>&1; then
+	if ! shut_down "$n"; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
 	step shutdown=ok

@@ -69,3 +69,10 @@ triple_fault() {
 		n > 0 { n-- }
 		END { exit !hit }'
 }
+
+# shut_down NAME: xl shutdown the domU and wait for it to go (120 s at
+# most); 1 when it is still there.
+shut_down() {
+	timeout 120 xl shutdown -w "$1" > /dev/null 2>&1 &&
+		! xl domid "$1" > /dev/null 2>&1
+}
