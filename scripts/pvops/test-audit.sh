@@ -43,9 +43,9 @@ expect() {	# expect WHAT PASS|FAIL [TEXT...]
 
 expect "clean overlay passes" PASS
 mkdir -p "$scratch/drivers/xen"
-cp "$pristine/drivers/xen/balloon.c" "$scratch/drivers/xen/balloon.c"
-expect "upstream file put back" FAIL "survives: drivers/xen/balloon.c" "not ours: drivers/xen/balloon.c"
-rm "$scratch/drivers/xen/balloon.c"
+cp "$pristine/drivers/xen/xen-balloon.c" "$scratch/drivers/xen/xen-balloon.c"
+expect "upstream file put back" FAIL "survives: drivers/xen/xen-balloon.c" "not ours: drivers/xen/xen-balloon.c"
+rm "$scratch/drivers/xen/xen-balloon.c"
 # Over a file of ours (rm first: the scratch files are hard links).
 rm "$scratch/drivers/xen/grant-table.c"
 cp "$pristine/drivers/xen/grant-table.c" "$scratch/drivers/xen/grant-table.c"
