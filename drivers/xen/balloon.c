@@ -29,7 +29,9 @@
 #include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -424,6 +426,49 @@ static struct device xen_memory_dev = {
 	.release = xen_memory_release,
 };
 
+/*
+ * A PVH or HVM guest started below its maxmem has all of maxmem in its
+ * memory map, but Xen backs only the start target: it fills each page
+ * on first touch from a cache of that size (populate-on-demand), and
+ * kills the domain once a touch finds the cache empty.  So before
+ * anything else, the pages of the map that Xen does not count go back,
+ * at boot, before user space can touch them.  Xen's count also takes in
+ * pages outside the map's RAM (ACPI tables, the console and xenstore
+ * rings): those make the debt look smaller than it is, by the few
+ * hundred KiB they take, which stay on demand.  Xen covers them from the
+ * pages it finds zeroed when its cache runs dry.
+ */
+static void __init xen_balloon_pay_debt(void)
+{
+	unsigned long mapped, debt, start = jiffies;
+	long tot;
+
+	if (!xen_hvm_domain())
+		return;
+	tot = xen_balloon_current(NULL);
+	mapped = get_num_physpages() - xen_pool_idle_pages() -
+		 xen_pool_lent_pages();
+	pr_info("xen: balloon: memory map %lu KiB, Xen counts %ld KiB\n",
+		mapped * KB_PER_PAGE, tot * KB_PER_PAGE);
+	if (tot < 0 || mapped <= tot)
+		return;
+	debt = mapped - tot;
+	mutex_lock(&xen_balloon_lock);
+	xen_balloon_set_debt(&xen_balloon, debt);
+	xen_balloon_run(&xen_balloon, DIV_ROUND_UP(debt, XEN_BALLOON_BATCH));
+	debt = xen_balloon.debt;
+	mutex_unlock(&xen_balloon_lock);
+	pr_info("xen: balloon: gave back %lu KiB Xen populates on demand, in %u ms\n",
+		(mapped - tot - debt) * KB_PER_PAGE,
+		jiffies_to_msecs(jiffies - start));
+	if (debt) {
+		pr_warn("xen: balloon: %lu KiB still to give back; until then, touching them may crash this domain\n",
+			debt * KB_PER_PAGE);
+		mod_delayed_work(system_freezable_wq, &xen_balloon_worker,
+				 xen_balloon.schedule_delay * HZ);
+	}
+}
+
 static int __init xen_balloon_init(void)
 {
 	int rc;
@@ -431,6 +476,7 @@ static int __init xen_balloon_init(void)
 	if (!xen_domain())
 		return 0;
 	xen_balloon_init_core(&xen_balloon, &xen_balloon_ops, NULL);
+	xen_balloon_pay_debt();
 	rc = xen_balloon_hotplug_init();
 	if (rc)
 		pr_warn("xen: balloon: cannot grow past the boot memory: %d\n",

@@ -60,6 +60,9 @@ enum xen_balloon_state {
  * @max_schedule_delay: the most @schedule_delay grows to
  * @retry_count: failed tries since the last progress, plus one
  * @max_retry_count: give up after this many (0: never)
+ * @debt: pages to hand back before Xen's count means anything: the
+ *	memory map holds this many more pages than Xen backs (a guest
+ *	started below its maxmem, whose memory Xen populates on demand)
  * @given: pages handed back to Xen since boot
  * @taken: pages taken from Xen since boot
  * @state: how the last run ended
@@ -73,6 +76,7 @@ struct xen_balloon {
 	unsigned long max_schedule_delay;
 	unsigned long retry_count;
 	unsigned long max_retry_count;
+	unsigned long debt;
 	unsigned long given;
 	unsigned long taken;
 	enum xen_balloon_state state;
@@ -83,6 +87,7 @@ struct xen_balloon {
 void xen_balloon_init_core(struct xen_balloon *b,
 			   const struct xen_balloon_ops *ops, void *ctx);
 void xen_balloon_set_target(struct xen_balloon *b, unsigned long pages);
+void xen_balloon_set_debt(struct xen_balloon *b, unsigned long pages);
 enum xen_balloon_state xen_balloon_run(struct xen_balloon *b,
 				       unsigned int batches);
 

@@ -15,6 +15,10 @@
  * again from one second.  After max_retry_count failures in a row (if
  * not 0), the balloon stops trying until the target changes.
  *
+ * A debt comes first: pages the domain's memory map holds that Xen does
+ * not back.  They go back without a look at Xen's count, which they are
+ * not part of, and with or without a target.
+ *
  * Callers serialise the calls on one balloon.
  */
 #include <linux/errno.h>
@@ -58,6 +62,19 @@ void xen_balloon_set_target(struct xen_balloon *b, unsigned long pages)
 	b->state = XEN_BALLOON_MORE;
 }
 
+/**
+ * xen_balloon_set_debt() - hand pages back before anything else
+ * @b: the balloon
+ * @pages: how many
+ *
+ * The caller runs the balloon.
+ */
+void xen_balloon_set_debt(struct xen_balloon *b, unsigned long pages)
+{
+	b->debt = pages;
+	b->state = XEN_BALLOON_MORE;
+}
+
 static enum xen_balloon_state balloon_failed(struct xen_balloon *b)
 {
 	if (b->max_retry_count && b->retry_count >= b->max_retry_count)
@@ -96,9 +113,21 @@ enum xen_balloon_state xen_balloon_run(struct xen_balloon *b,
 
 	if (b->state == XEN_BALLOON_WAIT)
 		balloon_waited(b);
-	if (!b->target)
-		return b->state = XEN_BALLOON_REACHED;
 	while (batches--) {
+		if (b->debt) {
+			want = min_t(unsigned long, b->debt, XEN_BALLOON_BATCH);
+			rc = b->ops->give(b->ctx, want);
+			if (rc > 0) {
+				b->debt -= rc;
+				b->given += rc;
+				balloon_progressed(b);
+			}
+			if (rc < (long)want)
+				return b->state = balloon_failed(b);
+			continue;
+		}
+		if (!b->target)
+			return b->state = XEN_BALLOON_REACHED;
 		cur = b->ops->current_pages(b->ctx);
 		if (cur < 0)
 			return b->state = balloon_failed(b);

@@ -15,6 +15,7 @@ struct fake_dom {
 	long empty;		/* pages with no memory, to take into */
 	int spare;		/* pages the allocator can give; -1: any */
 	int xen_free;		/* pages Xen can give; -1: any */
+	long pod;		/* pages mapped that Xen does not count */
 	int looks_failing;	/* current_pages fails this many times */
 	unsigned int gives, takes;
 };
@@ -40,7 +41,13 @@ static int fake_give(void *ctx, unsigned int nr)
 		n = min(n, d->spare);
 		d->spare -= n;
 	}
-	d->pages -= n;
+	/* Xen keeps what is freed while it owes populate-on-demand pages. */
+	if (d->pod >= n) {
+		d->pod -= n;
+	} else {
+		d->pages -= n - d->pod;
+		d->pod = 0;
+	}
 	d->empty += n;
 	return n ?: -ENOMEM;
 }
@@ -112,6 +119,45 @@ static void balloon_down_up_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xen_balloon_run(&b, 10), XEN_BALLOON_REACHED);
 	KUNIT_EXPECT_EQ(test, d->pages, 4999L);
 	KUNIT_EXPECT_EQ(test, b.taken, 1999UL);
+}
+
+/*
+ * A guest whose map holds 2000 pages of which Xen backs 500 (on demand):
+ * the 1500 go first, with no target and no look at Xen's count, which
+ * they leave as it was; then the balloon grows into them as asked.
+ */
+static void balloon_debt_test(struct kunit *test)
+{
+	struct fake_dom *d = fake_new(test, 500);
+	struct xen_balloon b;
+
+	d->pod = 1500;
+	d->looks_failing = 100;
+	xen_balloon_init_core(&b, &fake_ops, d);
+	xen_balloon_set_debt(&b, 1500);
+	KUNIT_EXPECT_EQ(test, xen_balloon_run(&b, 2), XEN_BALLOON_MORE);
+	KUNIT_EXPECT_EQ(test, b.debt, 1500UL - 2 * XEN_BALLOON_BATCH);
+	KUNIT_EXPECT_EQ(test, xen_balloon_run(&b, 10), XEN_BALLOON_REACHED);
+	KUNIT_EXPECT_EQ(test, b.debt, 0UL);
+	KUNIT_EXPECT_EQ(test, d->looks_failing, 100);
+	KUNIT_EXPECT_EQ(test, d->pages, 500L);
+	KUNIT_EXPECT_EQ(test, d->empty, 1500L);
+
+	/* The allocator runs dry halfway through a second debt: wait. */
+	d->looks_failing = 0;
+	d->pod = 600;
+	d->spare = 100;
+	xen_balloon_set_debt(&b, 600);
+	KUNIT_EXPECT_EQ(test, xen_balloon_run(&b, 10), XEN_BALLOON_WAIT);
+	KUNIT_EXPECT_EQ(test, b.debt, 500UL);
+	d->spare = -1;
+	KUNIT_EXPECT_EQ(test, xen_balloon_run(&b, 10), XEN_BALLOON_REACHED);
+	KUNIT_EXPECT_EQ(test, d->pages, 500L);
+
+	xen_balloon_set_target(&b, 2000);
+	KUNIT_EXPECT_EQ(test, xen_balloon_run(&b, 10), XEN_BALLOON_REACHED);
+	KUNIT_EXPECT_EQ(test, d->pages, 2000L);
+	KUNIT_EXPECT_EQ(test, d->empty, 600L);
 }
 
 /*
@@ -202,6 +248,7 @@ static void balloon_cannot_look_test(struct kunit *test)
 
 static struct kunit_case balloon_cases[] = {
 	KUNIT_CASE(balloon_no_target_test),
+	KUNIT_CASE(balloon_debt_test),
 	KUNIT_CASE(balloon_down_up_test),
 	KUNIT_CASE(balloon_backoff_test),
 	KUNIT_CASE(balloon_retry_limit_test),
