@@ -433,16 +433,27 @@ def judge_grow(s, out, serial):
     bad = balloon_bad(text)
     if bad:
         return Result(s, False, f'guest console: {bad}', console)
-    blocks = re.search(MARK + r'growtouch .*memory_blocks=(\d+)-(\d+)', text)
+    blocks = re.search(MARK + r'growtouch .*memory_blocks=(\d+)-(\d+)'
+                       r'(?: pod_kb=(\d+))?(?: pod_ms=(\d+))?', text)
     done = re.search(MARK + r'memtouch done (.*)', text)
-    if not blocks or int(blocks.group(2)) <= int(blocks.group(1)) or \
-       not done:
-        return Result(s, False, 'no memory block added, or the program '
-                      'did not finish', console)
+    if not blocks or not done:
+        return Result(s, False, 'the program did not finish', console)
+    b0, b1, pod = int(blocks.group(1)), int(blocks.group(2)), \
+        int(blocks.group(3) or 0)
+    # A PV guest's map ends at its boot memory: it grows by adding
+    # blocks.  A PVH guest's holds its maxmem, which Xen backed on demand
+    # up to 512 MiB: the rest must have gone back at boot.
+    if s.role == 'pv' and b1 <= b0:
+        return Result(s, False, 'no memory block added', console)
+    if s.role == 'pvh' and pod < (s.grow - 512 - 64) * 1024:
+        return Result(s, False, f'gave back {pod} KiB at boot, not the '
+                      f'{s.grow - 512} MiB Xen did not back', console)
+    how = (f'memory blocks {b0} at boot, {b1} after' if s.role == 'pv' else
+           f'{pod} KiB given back at boot in {blocks.group(4)} ms, '
+           f'memory blocks {b0}-{b1}')
     return Result(s, True, f'{steps["mem"]} MiB in {steps["seconds"]} s '
-                  f'(memory blocks {blocks.group(1)} at boot, '
-                  f'{blocks.group(2)} after); then '
-                  f'{done.group(1).strip()} read back whole', console)
+                  f'({how}); then {done.group(1).strip()} read back whole',
+                  console)
 
 
 def judge_lend(s, out, serial):

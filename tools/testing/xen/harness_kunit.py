@@ -80,6 +80,10 @@ def judge_kunit(s, console, logfile, work):
     if unexpected and s.kunit == 'all':
         return Result(s, False, f'{summary}: skipped '
                       f'{" ".join(unexpected[:5])}', logfile)
-    if may_skip:
+    if unexpected:
+        summary += (f' ({len(unexpected)} live cases skipped: no Xen here'
+                    + (f', {len(may_skip)} PV-only' if may_skip else '')
+                    + ')')
+    elif may_skip:
         summary += f' (the {len(may_skip)} skipped are PV-only)'
     return Result(s, True, summary, logfile)

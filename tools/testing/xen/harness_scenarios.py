@@ -287,6 +287,14 @@ SCENARIOS = [
              f'then a program keeps {BALLOON_GROW_TOUCH} MiB busy for 3 '
              'passes and reads back every word; no OOM kill or kernel '
              'warning (dom0 goes down first as far as Xen needs)'),
+    Scenario('balloon-grow-pvh-ours', 'pvh', 'ours', dom0='ref',
+             grow=BALLOON_GROW, timeout=120,
+             doc=f'our PVH domU boots with 512 MiB and a maxmem of '
+             f'{BALLOON_GROW} MiB: its memory map holds all of it and Xen '
+             'backs 512 MiB on demand, so its balloon gives the rest back '
+             'at boot; xl mem-set then gives it all, within 600 s, and a '
+             f'program keeps {BALLOON_GROW_TOUCH} MiB busy for 3 passes and '
+             'reads back every word; no OOM kill or kernel warning'),
     Scenario('boot20-pvh-ours', 'pvh', 'ours', dom0='ref', repeat=20,
              timeout=60,
              doc='our PVH domU (2 vCPUs) created 20 times in a row: every '
@@ -618,7 +626,8 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'boot20-pv-ours', 'debian-pv-ours', 'blkfront-bad-pv-ours',
            'netfront-bad-pv-ours', 'hcalls-pv-ref', 'hcalls-pv-ours',
            'memmap-pv-ours', 'balloon10-pv-ours', 'balloon10-pvh-ours',
-           'balloon-grow-pv-ours', 'dom0-ours', 'dom0-ours-devfuzz',
+           'balloon-grow-pv-ours', 'balloon-grow-pvh-ours', 'dom0-ours',
+           'dom0-ours-devfuzz',
            'dom0-ours-pv-ref',
            'dom0-ours-pv-ours', 'dom0-ours-pvh-ref', 'dom0-ours-pvh-ours',
            'dom0-ours-control-pv-ours', 'dom0-ours-control-pvh-ours',

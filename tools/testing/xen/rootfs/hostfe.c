@@ -40,7 +40,9 @@
  *   rspany:N        wait for N responses, whatever their status
  *   norsp:MS        no response may come within MS milliseconds
  *   flood:N         N notifications
- *   revoke          end the data pages' grants
+ *   revoke          end the data pages' grants; a later data:N grants
+ *                   new ones (the kernel may give the old references to
+ *                   anyone, so no step should name them again)
  *   sleep:MS        sleep
  *
  * Each step is printed; the first that fails ends the program with
@@ -308,6 +310,8 @@ static void step(const char *s)
 		if (ioctl(gafd, IOCTL_GNTALLOC_DEALLOC_GREF, &d) ||
 		    munmap(data_addr, ndata * PAGE))
 			die("revoke: %s", strerror(errno));
+		ndata = 0;
+		next_data = 0;
 	} else if (!strncmp(s, "sleep:", 6)) {
 		msleep(atoi(s + 6));
 	} else {
