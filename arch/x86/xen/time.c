@@ -111,14 +111,14 @@ static void xen_read_wallclock(struct timespec64 *ts)
 	u32 version;
 	u64 sec, nsec;
 
-	/* wc_version is odd while Xen writes the record. */
+	/* wc.version is odd while Xen writes the record. */
 	do {
-		version = READ_ONCE(s->wc_version);
+		version = READ_ONCE(s->wc.version);
 		virt_rmb();	/* the record after the version that guards it */
-		sec = ((u64)READ_ONCE(s->wc_sec_hi) << 32) | READ_ONCE(s->wc_sec);
-		nsec = READ_ONCE(s->wc_nsec);
+		sec = ((u64)READ_ONCE(s->wc_sec_hi) << 32) | READ_ONCE(s->wc.sec);
+		nsec = READ_ONCE(s->wc.nsec);
 		virt_rmb();	/* and the version again after the record */
-	} while ((version & 1) || version != READ_ONCE(s->wc_version));
+	} while ((version & 1) || version != READ_ONCE(s->wc.version));
 
 	*ts = ns_to_timespec64(xen_system_time() + nsec);
 	ts->tv_sec += sec;

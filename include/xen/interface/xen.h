@@ -13,6 +13,7 @@
 #define _XEN_INTERFACE_XEN_H
 
 #include <linux/bits.h>
+#include <asm/pvclock-abi.h>
 #include <asm/xen/interface.h>
 
 /*
@@ -261,19 +262,18 @@ struct vcpu_info {
  *	that do not place it elsewhere with VCPUOP_register_vcpu_info
  * @evtchn_pending: 2-level ABI: one bit per event channel, set by Xen
  * @evtchn_mask: 2-level ABI: one bit per event channel, set by the guest
- * @wc_version: version of the wall clock, read as vcpu_time_info.version
- * @wc_sec: wall-clock seconds at system time 0 (low 32 bits)
- * @wc_nsec: and nanoseconds
- * @wc_sec_hi: high 32 bits of @wc_sec
+ * @wc: the wall clock at system time 0: its version (odd while Xen
+ *	writes it), seconds (low 32 bits) and nanoseconds.  Xen's headers
+ *	name the three wc_version, wc_sec and wc_nsec; Linux reads them as
+ *	the pvclock record they are laid out as.
+ * @wc_sec_hi: high 32 bits of the seconds
  * @arch: architecture part
  */
 struct shared_info {
 	struct vcpu_info vcpu_info[XEN_LEGACY_MAX_VCPUS];
 	xen_ulong_t evtchn_pending[sizeof(xen_ulong_t) * 8];
 	xen_ulong_t evtchn_mask[sizeof(xen_ulong_t) * 8];
-	u32 wc_version;
-	u32 wc_sec;
-	u32 wc_nsec;
+	struct pvclock_wall_clock wc;
 	u32 wc_sec_hi;
 	struct arch_shared_info arch;
 };

@@ -22,17 +22,20 @@ typedef unsigned long xen_ulong_t;
 
 /*
  * A guest handle is a pointer into the guest's memory carried in a struct
- * that Xen reads.  Each is wrapped in a struct of its own so that a handle
- * to one type cannot be passed where another is expected.  A handle to a
- * foo_t is named foo (Xen's headers call it foo_t).
+ * that Xen reads.  On x86 it is a plain pointer, as Linux code outside
+ * this subtree (KVM's Xen emulation) takes it to be; Xen's headers wrap it
+ * in a struct of the same size.  A handle to a foo_t is named foo (Xen's
+ * headers call it foo_t).
  */
 #define DEFINE_GUEST_HANDLE(name, type) \
-	typedef struct { typeof(type) *p; } __guest_handle_ ## name
+	typedef typeof(type) *__guest_handle_ ## name
 #define GUEST_HANDLE(name)		__guest_handle_ ## name
-#define set_xen_guest_handle(hnd, val)	((hnd).p = (val))
+#define set_xen_guest_handle(hnd, val)	((hnd) = (val))
 
 /* vcpu_info slots in the shared info page; later vCPUs register their own. */
 #define XEN_LEGACY_MAX_VCPUS	32
+/* Linux's name for it. */
+#define MAX_VIRT_CPUS		XEN_LEGACY_MAX_VCPUS
 
 /**
  * struct arch_vcpu_info - per-vCPU state Xen exports on x86
