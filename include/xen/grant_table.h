@@ -17,6 +17,7 @@
 #include <asm/page.h>
 #include <xen/features.h>
 #include <xen/interface/grant_table.h>
+#include <xen/page.h>
 
 struct page;
 

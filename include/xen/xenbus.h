@@ -51,6 +51,16 @@ struct xenbus_transaction {
  */
 #define XENBUS_TRANSACTION_TRIES	16
 
+/*
+ * Does an error of a xenstore read or scan say only that the node is not
+ * there (-ENOENT), or not a number in range (-ERANGE, xenbus_scanf)?
+ * Drivers take such a node as absent, not as a failure.
+ */
+#define XENBUS_EXIST_ERR(err) ({					\
+	int __err = (err);						\
+	__err == -ENOENT || __err == -ERANGE;				\
+})
+
 /**
  * xenbus_transaction_retry() - try a transaction again?
  * @rc: what the try's xenbus_transaction_end() returned

@@ -66,4 +66,15 @@ struct sched_remote_shutdown {
 	unsigned int reason;
 };
 
+/**
+ * struct sched_watchdog - argument of SCHEDOP_watchdog
+ * @id: 0 to make a watchdog (the call returns its id), or the watchdog's
+ * @timeout: seconds until Xen shuts the domain down (SHUTDOWN_watchdog);
+ *	0 with a non-zero @id destroys the watchdog, another value feeds it
+ */
+struct sched_watchdog {
+	u32 id;
+	u32 timeout;
+};
+
 #endif /* _XEN_INTERFACE_SCHED_H */

@@ -41,7 +41,7 @@ typedef int32_t s32; typedef int64_t s64;
 '''
 # Xen's headers give guests that name no version the legacy interface;
 # ours is the latest that Xen 4.17 offers.
-XEN_PRELUDE = '#include <stdint.h>\n#define __XEN_INTERFACE_VERSION__ 0x00040e00\n'
+XEN_PRELUDE = '#include <stdint.h>\n#include <stddef.h>\n#include <string.h>\n#define __XEN_INTERFACE_VERSION__ 0x00040e00\n'
 SHIM_BITS = '''#define BIT(n) (1UL << (n))
 #define BIT_ULL(n) (1ULL << (n))
 #define GENMASK(h, l) ((~0UL << (l)) & (~0UL >> (63 - (h))))
@@ -53,6 +53,25 @@ NEWER_THAN_417 = {
     'XEN_ELFNOTE_PHYS32_RELOC': (19, 'Xen 4.19 ELF note; emitted by '
                                  "Linux's PVH entry, ignored by 4.17"),
 }
+# Types Linux's drivers know under names of their own: our name, Xen's,
+# and for an enum, the prefix of its members here and there.  They are
+# compared under Xen's name.
+LINUX_NAMES = {
+    'struct vtpm_shared_page': ('struct tpmif_shared_page', None),
+    'enum vtpm_shared_page_state': ('enum tpmif_state',
+                                    ('VTPM_STATE_', 'TPMIF_STATE_')),
+}
+# Members Linux groups where Xen does not: our member's path, Xen's (None:
+# a group of Xen's members, compared member by member).
+MEMBER_ALIASES = {
+    'struct shared_info': {'wc': None, 'wc.version': 'wc_version',
+                           'wc.sec': 'wc_sec', 'wc.nsec': 'wc_nsec'},
+}
+# Constants Linux's code knows under names of their own: ours, Xen's.
+CONST_ALIASES = {'MAX_VIRT_CPUS': 'XEN_LEGACY_MAX_VCPUS'}
+# Constants Xen's headers give only to a kernel (#ifdef __KERNEL__): the
+# value they have there.
+XEN_KERNEL_ONLY = {'XENFB_WIDTH': 800, 'XENFB_HEIGHT': 600, 'XENFB_DEPTH': 32}
 DEFINE_RE = re.compile(r'^\s*#\s*define\s+([A-Za-z_]\w*)(?!\()\s+(\S.*)$')
 
 
@@ -77,15 +96,40 @@ def include_name(rel):
 
 
 def constants(repo, headers):
-    """Object-like macros our headers define with a value, in order."""
-    names = []
+    """Object-like macros our headers define with a value, in order:
+    (integer ones, string ones: xenstore node names)."""
+    names, strings = [], []
     for rel in headers:
         with open(os.path.join(repo, rel)) as f:
             for line in f:
                 m = DEFINE_RE.match(line)
-                if m and m.group(1) not in names:
-                    names.append(m.group(1))
-    return names
+                if not m or m.group(1) in names + strings:
+                    continue
+                val = m.group(2).strip()
+                (strings if val.startswith('"') or val in strings else
+                 names).append(m.group(1))
+    return names, strings
+
+
+def string_values(includes_src, names, incdirs, work, tag):
+    """Each string macro's text: {name: text, or None (missing)}."""
+    lines = [includes_src, '#include <stdio.h>', 'int main(void)', '{']
+    for n in names:
+        lines += [f'#ifdef {n}', f'\tprintf("%s=%s\\n", "{n}", {n});',
+                  '#else', f'\tprintf("%s\\n", "{n}");', '#endif']
+    lines += ['\treturn 0;', '}', '']
+    exe = os.path.join(work, f'strings-{tag}')
+    r = compile_c('\n'.join(lines), exe, incdirs, work)
+    if r.returncode:
+        raise RuntimeError(f'cannot build the {tag} string table:\n'
+                           + r.stderr[-3000:])
+    out = subprocess.run([exe], capture_output=True, text=True,
+                         check=True).stdout
+    vals = {}
+    for line in out.splitlines():
+        n, eq, v = line.partition('=')
+        vals[n] = v if eq else None
+    return vals
 
 
 def compile_c(src, obj, includes, work, extra=()):
@@ -263,6 +307,16 @@ def check(repo, work):
         f.write(SHIM_TYPES)
     with open(os.path.join(shim, 'linux/bits.h'), 'w') as f:
         f.write(SHIM_BITS)
+    # The wall clock in shared_info is Linux's pvclock record.
+    os.makedirs(os.path.join(shim, 'asm'), exist_ok=True)
+    with open(os.path.join(shim, 'asm/pvclock-abi.h'), 'w') as f:
+        f.write('#include <linux/types.h>\nstruct pvclock_wall_clock { u32 version; u32 sec; '
+                'u32 nsec; } __attribute__((__packed__));\n')
+    # ring.h's byte rings copy with memcpy.
+    with open(os.path.join(shim, 'linux/string.h'), 'w') as f:
+        f.write('#include <string.h>\n')
+    with open(os.path.join(shim, 'linux/stddef.h'), 'w') as f:
+        f.write('#include <stddef.h>\n')
     ours_inc = [shim, os.path.join(repo, 'include'),
                 os.path.join(repo, 'arch/x86/include')]
     ours_src = ''.join(f'#include <{include_name(h)}>\n' for h in pairs)
@@ -287,10 +341,20 @@ def check(repo, work):
         where = os.path.relpath(path, repo)
         # Linux names a struct's guest handle after the struct, Xen after
         # its typedef: __guest_handle_foo here is __guest_handle_foo_t there.
+        rename = None
         if key.startswith('typedef __guest_handle_') and key not in xen_t:
             key_x = key + '_t'
+        elif key in LINUX_NAMES:
+            key_x, rename = LINUX_NAMES[key]
+            if rename:
+                mem = {p.replace(rename[0], rename[1], 1): v
+                       for p, v in mem.items()}
         else:
             key_x = key
+        if key in MEMBER_ALIASES:
+            alias = MEMBER_ALIASES[key]
+            mem = {alias.get(p, p): v for p, v in mem.items()
+                   if alias.get(p, p) is not None}
         if key_x not in xen_t:
             errors.append(f'{where}: {key}: not defined by Xen')
             continue
@@ -313,10 +377,21 @@ def check(repo, work):
             if '.' not in p and p not in mem:
                 errors.append(f'{where}: {key}: lacks Xen member {p}')
 
-    names = constants(repo, pairs)
+    names, strings = constants(repo, pairs)
+    ours_s = string_values(ours_src, strings, ours_inc, work, 'ours')
+    xen_s = string_values(xen_src, strings, [XEN_INCLUDE], work, 'xen')
+    for n in strings:
+        if xen_s[n] is None:
+            errors.append(f'constant {n}: not defined by Xen')
+        elif ours_s[n] != xen_s[n]:
+            errors.append(f'constant {n}: "{ours_s[n]}", Xen: "{xen_s[n]}"')
     ours_v, skipped = values(ours_src, names, ours_inc, work, 'ours')
-    xen_v, _ = values(xen_src, [n for n in names if n not in skipped],
+    xen_v, _ = values(xen_src, [CONST_ALIASES.get(n, n) for n in names
+                                if n not in skipped],
                       [XEN_INCLUDE], work, 'xen')
+    for n, x in CONST_ALIASES.items():
+        if n in names:
+            xen_v[n] = xen_v.get(x)
     # Not a macro in Xen's headers: perhaps an enumeration constant.
     enums = [n for n, v in xen_v.items() if v is None]
     if enums:
@@ -332,12 +407,17 @@ def check(repo, work):
             if ours_v[n] != want:
                 errors.append(f'constant {n}: {ours_v[n]:#x}, expected '
                               f'{want:#x} ({why})')
+        elif xen_v.get(n) is None and n in XEN_KERNEL_ONLY:
+            if ours_v[n] != XEN_KERNEL_ONLY[n]:
+                errors.append(f'constant {n}: {ours_v[n]:#x}, Xen (for '
+                              f'kernels): {XEN_KERNEL_ONLY[n]:#x}')
         elif xen_v.get(n) is None:
             errors.append(f'constant {n}: not defined by Xen')
         elif ours_v[n] != xen_v[n]:
             errors.append(f'constant {n}: {ours_v[n]:#x}, Xen: {xen_v[n]:#x}')
     summary = (f'abi: {len(pairs)} headers, {len(ours_t)} types with {nmem} '
-               f'members, {len(names) - len(skipped)} constants compared '
+               f'members, {len(names) - len(skipped)} constants and '
+               f'{len(strings)} strings compared '
                'with Xen 4.17')
     return errors, summary
 
