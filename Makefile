@@ -28,6 +28,7 @@ REF_KERNEL := $(REF_OUT)/arch/x86/boot/bzImage
 SCENARIOS ?=
 
 .PHONY: all help deps source overlay kernel reference abi lint test-audit \
+	distro-config-check \
 	assets harness run-scenarios scenarios check demo clean distclean
 
 all: kernel
@@ -41,6 +42,7 @@ help:
 	@echo 'make abi           ABI test of our headers against Xen 4.17 (with its self-test)'
 	@echo 'make lint          checkpatch --strict, kernel-doc, sparse and W=1 on our files'
 	@echo 'make test-audit    show that the overlay audit catches upstream Xen code'
+	@echo 'make distro-config-check  Debian'"'"'s amd64 config on our tree: Xen options, users of our API'
 	@echo 'make harness [SCENARIOS="a b"]   run harness scenarios (default set if empty)'
 	@echo 'make scenarios     list harness scenarios'
 	@echo 'make clean         remove our build directories (keeps source, ccache, assets)'
@@ -69,6 +71,11 @@ abi: deps
 
 lint: kernel
 	@bash scripts/pvops/lint.sh . $(OURS_SRC) $(OURS_OUT)
+
+# Debian's amd64 config on our tree: its Xen options, and the files outside
+# our subtree that use Xen's headers (configs/debian-xen-*).
+distro-config-check: overlay
+	@bash scripts/pvops/distro-check.sh . $(OURS_SRC) $(PRISTINE) $(CACHE)/distro/out
 
 test-audit: overlay
 	@bash scripts/pvops/test-audit.sh . $(PRISTINE) $(OURS_SRC)

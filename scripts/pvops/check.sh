@@ -40,6 +40,7 @@ step "ABI test" abi
 step "overlay audit test" test-audit
 step "build ours" kernel
 step lint lint
+step "distro config" distro-config-check
 step "build reference" reference
 step "harness assets" assets
 

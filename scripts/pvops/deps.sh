@@ -10,8 +10,8 @@ pkgs=(
 	# kernel build
 	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio
 	ccache rsync kmod xz-utils python3
-	# the kernel we build on
-	linux-source-6.12
+	# the kernel we build on, and Debian's config of it
+	linux-source-6.12 linux-config-6.12
 	# lint
 	sparse coccinelle
 	# ABI test: Xen 4.17 public headers, DWARF reader
