@@ -10,8 +10,8 @@
  * KUnit runs it against a fake Xen (balloon_test.c); balloon.c gives it
  * Xen, xenstore, a worker and sysfs.
  */
-#ifndef _XEN_BALLOON_H
-#define _XEN_BALLOON_H
+#ifndef _DRIVERS_XEN_BALLOON_H
+#define _DRIVERS_XEN_BALLOON_H
 
 #include <linux/errno.h>
 #include <linux/types.h>
@@ -123,4 +123,4 @@ static inline int xen_balloon_hotplug_init(void)
 }
 #endif
 
-#endif /* _XEN_BALLOON_H */
+#endif /* _DRIVERS_XEN_BALLOON_H */
