@@ -60,6 +60,8 @@ LINUX_NAMES = {
     'struct vtpm_shared_page': ('struct tpmif_shared_page', None),
     'enum vtpm_shared_page_state': ('enum tpmif_state',
                                     ('VTPM_STATE_', 'TPMIF_STATE_')),
+    'enum xenusb_spec_version': ('enum usb_spec_version',
+                                 ('XENUSB_VER_', 'USB_VER_')),
 }
 # Members Linux groups where Xen does not: our member's path, Xen's (None:
 # a group of Xen's members, compared member by member).
@@ -68,7 +70,36 @@ MEMBER_ALIASES = {
                            'wc.sec': 'wc_sec', 'wc.nsec': 'wc_nsec'},
 }
 # Constants Linux's code knows under names of their own: ours, Xen's.
-CONST_ALIASES = {'MAX_VIRT_CPUS': 'XEN_LEGACY_MAX_VCPUS'}
+CONST_ALIASES = {
+    'MAX_VIRT_CPUS': 'XEN_LEGACY_MAX_VCPUS',
+    'XENUSB_URB_RING_SIZE': 'USB_URB_RING_SIZE',
+    'XENUSB_CONN_RING_SIZE': 'USB_CONN_RING_SIZE',
+}
+# Whole protocols Linux names otherwise: the prefix of our types (after
+# struct/union/typedef) and constants, and Xen's.
+TYPE_PREFIXES = [('xenusb_', 'usbif_')]
+CONST_PREFIXES = [('XENUSB_', 'USBIF_')]
+
+
+def xen_type(key):
+    """Xen's name of one of our types, and its enum members' renaming."""
+    if key in LINUX_NAMES:
+        return LINUX_NAMES[key]
+    kind, _, name = key.partition(' ')
+    for ours, xen in TYPE_PREFIXES:
+        if name.startswith(ours):
+            return f'{kind} {xen}{name[len(ours):]}', None
+    return key, None
+
+
+def xen_const(name):
+    """Xen's name of one of our constants."""
+    if name in CONST_ALIASES:
+        return CONST_ALIASES[name]
+    for ours, xen in CONST_PREFIXES:
+        if name.startswith(ours):
+            return xen + name[len(ours):]
+    return name
 # Constants Xen's headers give only to a kernel (#ifdef __KERNEL__): the
 # value they have there.
 XEN_KERNEL_ONLY = {'XENFB_WIDTH': 800, 'XENFB_HEIGHT': 600, 'XENFB_DEPTH': 32}
@@ -344,13 +375,11 @@ def check(repo, work):
         rename = None
         if key.startswith('typedef __guest_handle_') and key not in xen_t:
             key_x = key + '_t'
-        elif key in LINUX_NAMES:
-            key_x, rename = LINUX_NAMES[key]
+        else:
+            key_x, rename = xen_type(key)
             if rename:
                 mem = {p.replace(rename[0], rename[1], 1): v
                        for p, v in mem.items()}
-        else:
-            key_x = key
         if key in MEMBER_ALIASES:
             alias = MEMBER_ALIASES[key]
             mem = {alias.get(p, p): v for p, v in mem.items()
@@ -386,18 +415,16 @@ def check(repo, work):
         elif ours_s[n] != xen_s[n]:
             errors.append(f'constant {n}: "{ours_s[n]}", Xen: "{xen_s[n]}"')
     ours_v, skipped = values(ours_src, names, ours_inc, work, 'ours')
-    xen_v, _ = values(xen_src, [CONST_ALIASES.get(n, n) for n in names
-                                if n not in skipped],
-                      [XEN_INCLUDE], work, 'xen')
-    for n, x in CONST_ALIASES.items():
-        if n in names:
-            xen_v[n] = xen_v.get(x)
+    xname = {n: xen_const(n) for n in names if n not in skipped}
+    raw, _ = values(xen_src, list(dict.fromkeys(xname.values())),
+                    [XEN_INCLUDE], work, 'xen')
     # Not a macro in Xen's headers: perhaps an enumeration constant.
-    enums = [n for n, v in xen_v.items() if v is None]
+    enums = [n for n, v in raw.items() if v is None]
     if enums:
         xen_e, _ = values(xen_src, enums, [XEN_INCLUDE], work, 'xenenum',
                           direct=True)
-        xen_v.update(xen_e)
+        raw.update(xen_e)
+    xen_v = {n: raw.get(x) for n, x in xname.items()}
     for n in names:
         if n in skipped:
             print(f'abi: not compared: {n} ({skipped[n]})')
