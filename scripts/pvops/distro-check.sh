@@ -20,6 +20,9 @@
 #     with this config is not an amd64 one (i386's APIC probe, EISA).
 #     Compiling is the check: our headers must give these files what they
 #     use, as upstream's did.
+#     And each symbol those objects take from the Xen core (one that
+#     upstream's Xen files export) must be exported by ours: modpost
+#     would refuse the module otherwise.
 #  3. The README's table of Debian's options is the one --table makes.
 #
 # Logs: OUT/olddefconfig.log, OUT/prepare.log, OUT/objects.log, and the
@@ -190,6 +193,27 @@ for f in "${!pending[@]}"; do
 	fail "$f: in configs/debian-xen-objects, but no longer a user of Xen's headers"
 done
 echo "distro: $built of the $amd64 amd64 files built; $((amd64 - built)) not yet (configs/debian-xen-objects)"
+
+# What the built objects take from the Xen core must be exported by ours.
+exports() {	# exports DIR PATH...: the symbols those paths export
+	(cd "$1" && grep -rhoE 'EXPORT_SYMBOL(_GPL)?\([[:space:]]*[A-Za-z0-9_]+' \
+		"${@:2}" 2>/dev/null) | sed 's/.*(\s*//' | sort -u
+}
+mapfile -t scope < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" | cut -f1)
+mapfile -t mine < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" |
+	awk '{ print ($2 ? $2 : $1) }')
+upstream_x=$(exports "$pristine" "${scope[@]}")
+ours_x=$(exports "$repo" "${mine[@]}")
+needed=$(for f in "${files[@]}"; do
+		o=$out/${f%.c}.o
+		[ -f "$o" ] && nm -u "$o" | awk '{ print $2 }'
+	done | sort -u | comm -12 - <(echo "$upstream_x"))
+missing=$(comm -23 <(echo "$needed") <(echo "$ours_x"))
+if [ -n "$missing" ]; then
+	fail "symbols the built files take from the Xen core that ours does not export: $(echo $missing)"
+else
+	echo "distro: the $(echo "$needed" | grep -c .) symbols they take from the Xen core are all exported by ours"
+fi
 
 # 3. The README's table.
 if ! diff -q <(table "$repo" "$deb") \
