@@ -80,14 +80,20 @@ int xen_front_pgdir_shbuf_alloc(struct xen_front_pgdir_shbuf_cfg *cfg)
 	};
 	n = buf->num_dir_pages + (buf->be_alloc ? 0 : buf->num_pages);
 	buf->grefs = kcalloc(n, sizeof(*buf->grefs), GFP_KERNEL);
-	if (buf->be_alloc)
+	if (buf->be_alloc) {
 		buf->map_handles = kcalloc(buf->num_pages,
 					   sizeof(*buf->map_handles),
 					   GFP_KERNEL);
+		buf->unmap_ops = kcalloc(buf->num_pages,
+					 sizeof(*buf->unmap_ops), GFP_KERNEL);
+		buf->map_pages = kcalloc(buf->num_pages,
+					 sizeof(*buf->map_pages), GFP_KERNEL);
+	}
 	buf->directory = alloc_pages_exact(buf->num_dir_pages * XEN_PAGE_SIZE,
 					   GFP_KERNEL | __GFP_ZERO);
-	if (!buf->grefs || (buf->be_alloc && !buf->map_handles) ||
-	    !buf->directory) {
+	if (!buf->grefs || !buf->directory ||
+	    (buf->be_alloc && (!buf->map_handles || !buf->unmap_ops ||
+			       !buf->map_pages))) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -98,10 +104,16 @@ int xen_front_pgdir_shbuf_alloc(struct xen_front_pgdir_shbuf_cfg *cfg)
 		if (rc)
 			goto fail;
 	}
+	/*
+	 * Each granted page is held until its grant ends, which may be after
+	 * the caller freed it: the backend cannot keep a page that went back
+	 * to the allocator.
+	 */
 	for (i = 0; !buf->be_alloc && i < buf->num_pages; i++) {
 		rc = pgdir_grant(buf, xen_page_to_gfn(buf->pages[i]), false);
 		if (rc)
 			goto fail;
+		get_page(buf->pages[i]);
 	}
 
 	for (i = 0; i < buf->num_dir_pages; i++) {
@@ -166,26 +178,29 @@ int xen_front_pgdir_shbuf_map(struct xen_front_pgdir_shbuf *buf)
 					  buf->xb_dev->otherend_id);
 	}
 
-	rc = gnttab_map_refs(ops, NULL, buf->pages, buf->num_pages);
+	/* The grant calls may write into the array: not into the caller's. */
+	memcpy(buf->map_pages, buf->pages,
+	       buf->num_pages * sizeof(*buf->map_pages));
+	rc = gnttab_map_refs(ops, NULL, buf->map_pages, buf->num_pages);
 	for (k = 0; k < buf->num_pages; k++) {
-		buf->map_handles[k] = ops[k].handle;
-		if (!rc && ops[k].status != GNTST_okay)
-			rc = gnttab_status_to_errno(ops[k].status);
+		if (ops[k].status == GNTST_okay) {
+			buf->map_handles[k] = ops[k].handle;
+			buf->mapped = true;
+		} else {
+			buf->map_handles[k] = (grant_handle_t)~0;
+			if (!rc)
+				rc = gnttab_status_to_errno(ops[k].status);
+		}
+		if (!buf->map_pages[k] && !rc)
+			rc = -EIO;
 	}
-	if (!rc) {
-		buf->mapped = true;
-	} else {
+	kfree(ops);
+	if (rc) {
 		dev_warn(&buf->xb_dev->dev,
 			 "cannot map the backend's buffer of %d pages: %d\n",
 			 buf->num_pages, rc);
-		/* Undo what did map. */
-		for (k = 0; k < buf->num_pages; k++)
-			if (ops[k].status != GNTST_okay)
-				buf->map_handles[k] = ~0;
-		buf->mapped = true;
 		xen_front_pgdir_shbuf_unmap(buf);
 	}
-	kfree(ops);
 	return rc;
 }
 EXPORT_SYMBOL_GPL(xen_front_pgdir_shbuf_map);
@@ -194,40 +209,44 @@ EXPORT_SYMBOL_GPL(xen_front_pgdir_shbuf_map);
  * xen_front_pgdir_shbuf_unmap() - unmap the buffer the backend allocated
  * @buf: the buffer
  *
+ * Needs no memory: the room was taken when the buffer was set up.  The
+ * pages Xen would not unmap stay mapped, and a later call tries them
+ * again; the caller must not reuse them meanwhile.
+ *
  * Context: process context; sleeps.
- * Return: 0, or -ENOMEM, or Xen's error (the pages stay mapped then).
+ * Return: 0, or the error of the first page that stayed mapped.
  */
 int xen_front_pgdir_shbuf_unmap(struct xen_front_pgdir_shbuf *buf)
 {
-	struct gnttab_unmap_grant_ref *ops;
-	struct page **pages;
 	int k, n = 0, rc;
 
 	if (!buf->be_alloc || !buf->mapped)
 		return 0;
-	ops = kcalloc(buf->num_pages, sizeof(*ops), GFP_KERNEL);
-	pages = kcalloc(buf->num_pages, sizeof(*pages), GFP_KERNEL);
-	if (!ops || !pages) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	for (k = 0; k < buf->num_pages; k++) {
 		if (buf->map_handles[k] == (grant_handle_t)~0)
 			continue;
-		gnttab_set_unmap_op(&ops[n],
+		gnttab_set_unmap_op(&buf->unmap_ops[n],
 				    (unsigned long)page_address(buf->pages[k]),
 				    GNTMAP_host_map, buf->map_handles[k]);
-		pages[n++] = buf->pages[k];
+		buf->map_pages[n++] = buf->pages[k];
 	}
-	rc = n ? gnttab_unmap_refs(ops, NULL, pages, n) : 0;
+	rc = n ? gnttab_unmap_refs(buf->unmap_ops, NULL, buf->map_pages, n)
+	       : 0;
+	buf->mapped = false;
+	for (k = 0, n = 0; k < buf->num_pages; k++) {
+		if (buf->map_handles[k] == (grant_handle_t)~0)
+			continue;
+		if (buf->unmap_ops[n++].status == GNTST_okay) {
+			buf->map_handles[k] = (grant_handle_t)~0;
+			continue;
+		}
+		buf->mapped = true;
+		if (!rc)
+			rc = -EIO;
+	}
 	if (rc)
 		dev_warn(&buf->xb_dev->dev,
 			 "cannot unmap the backend's buffer: %d\n", rc);
-	else
-		buf->mapped = false;
-out:
-	kfree(pages);
-	kfree(ops);
 	return rc;
 }
 EXPORT_SYMBOL_GPL(xen_front_pgdir_shbuf_unmap);
@@ -236,24 +255,40 @@ EXPORT_SYMBOL_GPL(xen_front_pgdir_shbuf_unmap);
  * xen_front_pgdir_shbuf_free() - take back the grants, free the directory
  * @buf: the buffer; zeroed, or set up by xen_front_pgdir_shbuf_alloc()
  *
- * A directory page the backend still maps is freed when it lets go (see
- * gnttab_end_foreign_access()).  The buffer's pages stay the caller's.
+ * A page the backend still maps (of the directory, or of a buffer the
+ * frontend gave) is let go of when the backend does (see
+ * gnttab_end_foreign_access()); the caller frees its buffer pages as
+ * before, dropping its own reference.  A buffer the backend allocated is
+ * unmapped first.
  *
  * Context: process context.
  */
 void xen_front_pgdir_shbuf_free(struct xen_front_pgdir_shbuf *buf)
 {
+	struct page *page;
 	int i;
 
-	for (i = 0; i < buf->num_grefs; i++)
-		gnttab_end_foreign_access(buf->grefs[i],
-					  i < buf->num_dir_pages ?
-					  virt_to_page(pgdir_page(buf, i)) : NULL);
-	/* Pages whose grant was ended went with it; free the others. */
+	if (xen_front_pgdir_shbuf_unmap(buf)) {
+		/* Keep the handles: the pages still hold the backend's frames. */
+		WARN(1, "xen: %d-page shared buffer freed while mapped\n",
+		     buf->num_pages);
+		buf->map_handles = NULL;
+	}
+	for (i = 0; i < buf->num_grefs; i++) {
+		if (i < buf->num_dir_pages)
+			page = virt_to_page(pgdir_page(buf, i));
+		else
+			page = buf->pages[i - buf->num_dir_pages];
+		/* The page goes (put_page) when the backend lets go of it. */
+		gnttab_end_foreign_access(buf->grefs[i], page);
+	}
+	/* Directory pages that were never granted. */
 	for (i = buf->num_grefs; buf->directory && i < buf->num_dir_pages; i++)
 		put_page(virt_to_page(pgdir_page(buf, i)));
 	kfree(buf->grefs);
 	kfree(buf->map_handles);
+	kfree(buf->unmap_ops);
+	kfree(buf->map_pages);
 	*buf = (struct xen_front_pgdir_shbuf) { };
 }
 EXPORT_SYMBOL_GPL(xen_front_pgdir_shbuf_free);

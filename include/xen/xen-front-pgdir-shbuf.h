@@ -6,7 +6,8 @@
  * and then as many of the buffer's references as fit.  The frontend
  * names the chain's first page in its request.
  *
- * Either the frontend grants the buffer's pages and fills the directory,
+ * Either the frontend grants the buffer's pages and fills the directory
+ * (holding a reference to each page until the backend lets go of it),
  * or (be_alloc) the backend allocates the buffer, writes its own grant
  * references into the directory the frontend granted, and the frontend
  * maps them over pages with no memory behind them.
@@ -40,8 +41,13 @@ struct xenbus_device;
  * @grefs: the grant references this end gave: the directory's, then
  *	(not be_alloc) the buffer's
  * @num_grefs: how many of @grefs are granted
- * @map_handles: (be_alloc) Xen's handles of the mapped buffer pages
- * @mapped: (be_alloc) the buffer's pages are mapped
+ * @map_handles: (be_alloc) Xen's handles of the mapped buffer pages,
+ *	~0 for a page not mapped
+ * @unmap_ops: (be_alloc) room to unmap them, taken at alloc time so that
+ *	unmapping needs no memory
+ * @map_pages: (be_alloc) room for a copy of @pages, which the grant
+ *	calls may write into
+ * @mapped: (be_alloc) some of the buffer's pages are mapped
  */
 struct xen_front_pgdir_shbuf {
 	struct xenbus_device *xb_dev;
@@ -53,6 +59,8 @@ struct xen_front_pgdir_shbuf {
 	grant_ref_t *grefs;
 	int num_grefs;
 	grant_handle_t *map_handles;
+	struct gnttab_unmap_grant_ref *unmap_ops;
+	struct page **map_pages;
 	bool mapped;
 };
 
