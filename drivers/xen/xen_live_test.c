@@ -32,6 +32,7 @@
 #include <xen/interface/memory.h>
 #include <xen/interface/vcpu.h>
 #include <xen/xenbus.h>
+#include <xen/xen-front-pgdir-shbuf.h>
 #include <xen/xen-ops.h>
 #include <xen/page.h>
 #include <xen/xen.h>
@@ -502,12 +503,163 @@ static void unpopulated_pages_test(struct kunit *test)
 						   &self), before);
 }
 
+#if IS_BUILTIN(CONFIG_XEN_FRONT_PGDIR_SHBUF)
+/* Copy the page granted as @ref (to ourselves) into @dst: Xen's status. */
+static int copy_from_grant(grant_ref_t ref, struct page *dst)
+{
+	struct gnttab_copy op = {
+		.source.u.ref = ref,
+		.source.domid = DOMID_SELF,
+		.dest.u.gmfn = xen_page_to_gfn(dst),
+		.dest.domid = DOMID_SELF,
+		.len = PAGE_SIZE,
+		.flags = GNTCOPY_source_gref,
+	};
+
+	gnttab_batch_copy(&op, 1);
+	return op.status;
+}
+
+/*
+ * A buffer of 1030 pages the frontend gives, shared with ourselves: its
+ * directory spans two pages, which a backend reads through their grants
+ * (read-only), linked by the first's head, and whose references lead to
+ * the buffer's pages.  Each page is held while granted and goes back to
+ * its owner's single reference when the buffer is freed.
+ */
+static void shbuf_frontend_test(struct kunit *test)
+{
+	const int n = 1030, per = PAGE_SIZE / sizeof(grant_ref_t) - 1;
+	struct xen_front_pgdir_shbuf buf = {};
+	struct xen_front_pgdir_shbuf_cfg cfg = {};
+	struct page **pages, *scratch;
+	grant_ref_t *dir, next;
+	domid_t self = own_domid();
+	int i;
+
+	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
+	pages = kunit_kcalloc(test, n, sizeof(*pages), GFP_KERNEL);
+	scratch = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_NOT_NULL(test, scratch);
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		memset(page_address(pages[i]), i & 0xff, PAGE_SIZE);
+	}
+	cfg.xb_dev = ring_test_dev(test, self);
+	cfg.pgdir = &buf;
+	cfg.pages = pages;
+	cfg.num_pages = n;
+	KUNIT_ASSERT_EQ(test, xen_front_pgdir_shbuf_alloc(&cfg), 0);
+	KUNIT_EXPECT_EQ(test, xen_front_pgdir_shbuf_map(&buf), 0);
+	KUNIT_EXPECT_EQ(test, page_ref_count(pages[0]), 2);
+
+	dir = page_address(scratch);
+	next = xen_front_pgdir_shbuf_get_dir_start(&buf);
+	KUNIT_ASSERT_NE(test, next, 0U);
+	KUNIT_ASSERT_EQ(test, copy_from_grant(next, scratch), GNTST_okay);
+	next = dir[0];
+	/* The first and the last reference of the first directory page. */
+	KUNIT_EXPECT_EQ(test, copy_from_grant(dir[per], scratch), GNTST_okay);
+	KUNIT_EXPECT_EQ(test, ((u8 *)dir)[5], (per - 1) & 0xff);
+	KUNIT_ASSERT_EQ(test, copy_from_grant(next, scratch), GNTST_okay);
+	KUNIT_EXPECT_EQ(test, dir[0], 0U);
+	/* The second page holds the last n - per references. */
+	KUNIT_EXPECT_EQ(test, copy_from_grant(dir[n - per], scratch),
+			GNTST_okay);
+	KUNIT_EXPECT_EQ(test, ((u8 *)dir)[9], (n - 1) & 0xff);
+
+	KUNIT_EXPECT_EQ(test, xen_front_pgdir_shbuf_unmap(&buf), 0);
+	xen_front_pgdir_shbuf_free(&buf);
+	KUNIT_EXPECT_EQ(test, xen_front_pgdir_shbuf_get_dir_start(&buf), 0U);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, page_ref_count(pages[i]), 1);
+		__free_page(pages[i]);
+	}
+	__free_page(scratch);
+}
+
+/*
+ * A buffer the backend allocates (ourselves, in a PV guest, which can
+ * map its own grants): it writes its references into the directory, and
+ * the frontend maps them over empty pages and sees the backend's data.
+ * A reference that grants nothing fails the map whole.
+ */
+static void shbuf_backend_alloc_test(struct kunit *test)
+{
+	struct xen_front_pgdir_shbuf buf = {};
+	struct xen_front_pgdir_shbuf_cfg cfg = {};
+	struct page *be[3], *fe[3];
+	grant_ref_t head, unused, *slots;
+	domid_t self = own_domid();
+	int i, ref;
+
+	if (!xen_pv_domain())
+		kunit_skip(test, "an HVM container cannot map its own grants");
+	KUNIT_ASSERT_NE(test, self, DOMID_INVALID);
+	KUNIT_ASSERT_EQ(test, xen_alloc_unpopulated_pages(3, fe), 0);
+	KUNIT_ASSERT_EQ(test, gnttab_alloc_grant_references(1, &head), 0);
+	unused = gnttab_claim_grant_reference(&head);
+	cfg.xb_dev = ring_test_dev(test, self);
+	cfg.pgdir = &buf;
+	cfg.pages = fe;
+	cfg.num_pages = 3;
+	cfg.be_alloc = true;
+	KUNIT_ASSERT_EQ(test, xen_front_pgdir_shbuf_alloc(&cfg), 0);
+	slots = (grant_ref_t *)buf.directory + 1;
+	for (i = 0; i < 3; i++) {
+		be[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, be[i]);
+		memset(page_address(be[i]), 0x70 + i, PAGE_SIZE);
+		ref = gnttab_grant_foreign_access(self, xen_page_to_gfn(be[i]),
+						  0);
+		KUNIT_ASSERT_GE(test, ref, 0);
+		slots[i] = ref;
+	}
+
+	/* The backend names one reference that grants nothing. */
+	swap(slots[1], unused);
+	KUNIT_EXPECT_LT(test, xen_front_pgdir_shbuf_map(&buf), 0);
+	KUNIT_EXPECT_FALSE(test, buf.mapped);
+	swap(slots[1], unused);
+
+	KUNIT_ASSERT_EQ(test, xen_front_pgdir_shbuf_map(&buf), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, ((u8 *)page_address(fe[i]))[100],
+				0x70 + i);
+	KUNIT_EXPECT_EQ(test, gnttab_try_end_foreign_access(slots[0]), 0);
+	KUNIT_EXPECT_EQ(test, xen_front_pgdir_shbuf_unmap(&buf), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, gnttab_try_end_foreign_access(slots[i]),
+				1);
+		__free_page(be[i]);
+	}
+	xen_front_pgdir_shbuf_free(&buf);
+	xen_free_unpopulated_pages(3, fe);
+	gnttab_release_grant_reference(&head, unused);
+	gnttab_free_grant_references(head);
+}
+#else
+static void shbuf_frontend_test(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_XEN_FRONT_PGDIR_SHBUF is not built in");
+}
+
+static void shbuf_backend_alloc_test(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_XEN_FRONT_PGDIR_SHBUF is not built in");
+}
+#endif
+
 static struct kunit_case grant_live_cases[] = {
 	KUNIT_CASE(grant_copy_self_test),
 	KUNIT_CASE(grant_grow_test),
 	KUNIT_CASE(grant_map_ring_self_test),
 	KUNIT_CASE(grant_map_ring_bad_ref_test),
 	KUNIT_CASE(unpopulated_pages_test),
+	KUNIT_CASE(shbuf_frontend_test),
+	KUNIT_CASE(shbuf_backend_alloc_test),
 	{}
 };
 

@@ -25,10 +25,11 @@ def kunit_cases(group, prefix=''):
 # Live suites that only a PV guest can run: elsewhere, even in an 'all'
 # run, they skip.
 PV_ONLY_SUITES = ('xen-pv-mmu-live',)
-# Cases of other suites that only a PV guest can run: a ring mapped from
-# grants of the guest itself (an HVM container's frame can sit at one
-# guest frame only).
-PV_ONLY_CASES = ('xen-grant-live.grant_map_ring_self_test',)
+# Cases of other suites that only a PV guest can run: a ring, and a
+# backend-allocated shared buffer, mapped from grants of the guest itself
+# (an HVM container's frame can sit at one guest frame only).
+PV_ONLY_CASES = ('xen-grant-live.grant_map_ring_self_test',
+                 'xen-grant-live.shbuf_backend_alloc_test')
 
 KTAP_LINE = re.compile(r'\s*(K?TAP version \d|\d+\.\.\d|(not )?ok \d|#)')
 
