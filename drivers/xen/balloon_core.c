@@ -95,6 +95,15 @@ static void balloon_progressed(struct xen_balloon *b)
 	b->retry_count = 1;
 }
 
+static int balloon_give(struct xen_balloon *b, unsigned int nr)
+{
+	int rc = b->ops->give(b->ctx, nr);
+
+	if (rc > 0)
+		b->given += rc;
+	return rc;
+}
+
 /**
  * xen_balloon_run() - move toward the target
  * @b: the balloon
@@ -116,40 +125,33 @@ enum xen_balloon_state xen_balloon_run(struct xen_balloon *b,
 	while (batches--) {
 		if (b->debt) {
 			want = min_t(unsigned long, b->debt, XEN_BALLOON_BATCH);
-			rc = b->ops->give(b->ctx, want);
-			if (rc > 0) {
+			rc = balloon_give(b, want);
+			if (rc > 0)
 				b->debt -= rc;
-				b->given += rc;
-				balloon_progressed(b);
-			}
-			if (rc < (long)want)
-				return b->state = balloon_failed(b);
-			continue;
-		}
-		if (!b->target)
-			return b->state = XEN_BALLOON_REACHED;
-		cur = b->ops->current_pages(b->ctx);
-		if (cur < 0)
-			return b->state = balloon_failed(b);
-		b->current_pages = cur;
-		if (cur == b->target) {
-			balloon_progressed(b);
-			return b->state = XEN_BALLOON_REACHED;
-		}
-		if (cur > b->target) {
-			want = min_t(unsigned long, cur - b->target,
-				     XEN_BALLOON_BATCH);
-			rc = b->ops->give(b->ctx, want);
-			if (rc > 0)
-				b->given += rc;
 		} else {
-			want = min_t(unsigned long, b->target - cur,
-				     XEN_BALLOON_BATCH);
-			rc = b->ops->take(b->ctx, want);
-			if (rc > 0)
-				b->taken += rc;
-			if (rc == -ENOSPC)
-				return b->state = XEN_BALLOON_STUCK;
+			if (!b->target)
+				return b->state = XEN_BALLOON_REACHED;
+			cur = b->ops->current_pages(b->ctx);
+			if (cur < 0)
+				return b->state = balloon_failed(b);
+			b->current_pages = cur;
+			if (cur == b->target) {
+				balloon_progressed(b);
+				return b->state = XEN_BALLOON_REACHED;
+			}
+			if (cur > b->target) {
+				want = min_t(unsigned long, cur - b->target,
+					     XEN_BALLOON_BATCH);
+				rc = balloon_give(b, want);
+			} else {
+				want = min_t(unsigned long, b->target - cur,
+					     XEN_BALLOON_BATCH);
+				rc = b->ops->take(b->ctx, want);
+				if (rc > 0)
+					b->taken += rc;
+				if (rc == -ENOSPC)
+					return b->state = XEN_BALLOON_STUCK;
+			}
 		}
 		if (rc > 0)
 			balloon_progressed(b);

@@ -34,10 +34,14 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 DEBIAN_CONFIG=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 
-# The options' file without comments: OPTION|STATE|WHY, trimmed.
+# A table of configs/ without comments: its fields split by "|", trimmed.
+entries() {
+	sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*|[[:space:]]*/|/g' "$1"
+}
+
+# The options' table: OPTION|STATE|WHY.
 options() {
-	sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*|[[:space:]]*/|/g' \
-		"$1/configs/debian-xen-options"
+	entries "$1/configs/debian-xen-options"
 }
 
 table() {
@@ -137,12 +141,15 @@ for opt in "${!listed[@]}"; do
 done
 echo "distro: $nopt Xen options of Debian's: $(options "$repo" | cut -d'|' -f2 | sort | uniq -c | awk '{printf "%s%s %s", s, $1, $2; s=", "}')"
 
-# 2. The files that use Xen's headers from outside our subtree.
-mapfile -t ours < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" | tr '\t' '\n')
+# 2. The files that use Xen's headers from outside our subtree.  The
+# manifest: upstream's paths in our scope, and where ours stand.
+mapfile -t scope < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" | cut -f1)
+mapfile -t mine < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" |
+	awk '{ print ($2 ? $2 : $1) }')
 files=()
 while IFS= read -r f; do
 	f=${f#./}
-	for p in "${ours[@]}"; do
+	for p in "${scope[@]}" "${mine[@]}"; do
 		case "$f" in "$p"|"$p"/*) continue 2 ;; esac
 	done
 	files+=("$f")
@@ -153,8 +160,7 @@ done < <(cd "$src" && grep -rlE '#include <(xen|asm/xen)/' --include='*.c' \
 declare -A pending
 while IFS='|' read -r f why; do
 	pending[$f]=$why
-done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*|[[:space:]]*/|/g' \
-	"$repo/configs/debian-xen-objects")
+done < <(entries "$repo/configs/debian-xen-objects")
 
 configure "$pristine" "$out/pristine"
 objs=()
@@ -199,9 +205,6 @@ exports() {	# exports DIR PATH...: the symbols those paths export
 	(cd "$1" && grep -rhoE 'EXPORT_SYMBOL(_GPL)?\([[:space:]]*[A-Za-z0-9_]+' \
 		"${@:2}" 2>/dev/null) | sed 's/.*(\s*//' | sort -u
 }
-mapfile -t scope < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" | cut -f1)
-mapfile -t mine < <(sed -e '/^#/d' -e '/^$/d' "$repo/scripts/pvops/manifest" |
-	awk '{ print ($2 ? $2 : $1) }')
 upstream_x=$(exports "$pristine" "${scope[@]}")
 ours_x=$(exports "$repo" "${mine[@]}")
 needed=$(for f in "${files[@]}"; do
