@@ -29,6 +29,7 @@ harness_bench.py.  --rejudge judges a saved run again without booting.
 
 import argparse
 import dataclasses
+import json
 import os
 import re
 import shutil
@@ -39,7 +40,7 @@ import time
 
 import harness_kunit
 from harness_common import (
-    GUEST_TYPE, HERE, MARK, log, read, Result, tally, verdict_line)
+    GUEST_TYPE, HERE, MARK, log, paired, read, Result, tally, verdict_line)
 from harness_bench import IO_COSTS, PAIR_FIGURES, SEQ_COSTS, ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
@@ -138,6 +139,7 @@ def run_dom0_pairs(s, kernels, assets, logdir):
     ratios, bad, ups = [], [], {'ours': [], 'ref': []}
     kinds = {f'{role}-{kern}': [] for role, kern in CREATE_KINDS}
     served = {}
+    matched = {}                # (what, dom0) -> [figure of each pair]
     for i in range(s.pairs):
         up, init, figs = {}, {}, {}
         for k in ('ours', 'ref') if i % 2 == 0 else ('ref', 'ours'):
@@ -159,6 +161,8 @@ def run_dom0_pairs(s, kernels, assets, logdir):
                     init[(k, r.scen.name.split('-', 2)[2])] = r.metric
         if len(up) == 2:
             ratios.append(up['ours'] / up['ref'])
+            for k in ('ours', 'ref'):
+                matched.setdefault(('up', k), []).append(up[k])
             log(f'{s.name} pair {i + 1}: toolstack up at {up["ours"]:.1f} s '
                 f'(ours), {up["ref"]:.1f} s (reference): '
                 f'{ratios[-1]:.2f}')
@@ -175,6 +179,8 @@ def run_dom0_pairs(s, kernels, assets, logdir):
         for kind, got in kinds.items():
             if ('ours', kind) in init and ('ref', kind) in init:
                 got.append(init[('ours', kind)] / init[('ref', kind)])
+                for k in ('ours', 'ref'):
+                    matched.setdefault((kind, k), []).append(init[(k, kind)])
                 log(f'{s.name} pair {i + 1}: {kind} domU create to init '
                     f'{init[("ours", kind)]:.1f} s (our dom0), '
                     f'{init[("ref", kind)]:.1f} s (reference dom0): '
@@ -198,7 +204,59 @@ def run_dom0_pairs(s, kernels, assets, logdir):
                  f'{len(ratios)} pairs: {up_ratio}')
     if bad:
         words += '; ' + '; '.join(bad)
-    return Result(s, not bad, words, os.path.join(logdir, f'{s.name}-1'))
+    r = Result(s, not bad, words, os.path.join(logdir, f'{s.name}-1'))
+    # For bench-report: "ours" and "ref" are the dom0 kernels here.
+    if ('up', 'ours') in matched:
+        r.paired.append(paired('dom0-toolstack-up', 'dom0 toolstack up '
+                               '(uptime), our dom0 against the reference\'s',
+                               's', matched['up', 'ours'],
+                               matched['up', 'ref']))
+    for kind in kinds:
+        if (kind, 'ours') in matched:
+            r.paired.append(paired(
+                f'dom0-create-{kind}', f'xl create to init of a busybox '
+                f'{kind} domU, our dom0 against the reference\'s', 's',
+                matched[kind, 'ours'], matched[kind, 'ref']))
+    for bench, figs in SERVE_FIGURES.items():
+        for key, label, unit, lower in figs:
+            if served.get(('ours', bench, key)):
+                r.paired.append(paired(
+                    f'dom0-serve-{bench}-{key}', f'{bench} {label}, our '
+                    'dom0 serving against the reference\'s', unit,
+                    served['ours', bench, key], served['ref', bench, key],
+                    lower_better=lower))
+    return r
+
+
+# The figures a judge leaves on its Result besides .metric, kept in
+# results.json for the tools that read a run (bisect-perf, bench-report).
+FIGURE_ATTRS = ('pairs', 'figs', 'balloon', 'fio', 'iperf', 'micro',
+                'micro_pairs', 'samples', 'paired')
+
+
+def write_results(results, path):
+    """Write @results to @path as JSON: one object a scenario with its
+    verdict (PASS, FAIL or EMULATOR), words, log, metric and figures."""
+    def plain(v):
+        if isinstance(v, dict):
+            return {str(k): plain(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        return v if isinstance(v, (int, float, str, bool)) or v is None \
+            else str(v)
+    rows = []
+    for r in results:
+        row = {'name': r.scen.name, 'role': r.scen.role,
+               'kernel': r.scen.kernel, 'dom0': r.scen.dom0,
+               'verdict': verdict_line(r).split()[0], 'why': r.why,
+               'log': r.logfile, 'metric': r.metric}
+        for a in FIGURE_ATTRS:
+            if getattr(r, a, None) not in (None, [], {}, ()):
+                row[a] = plain(getattr(r, a))
+        rows.append(row)
+    with open(path, 'w') as f:
+        json.dump({'results': rows}, f, indent=1)
+        f.write('\n')
 
 
 def main():
@@ -285,6 +343,7 @@ def main():
 
     order = {n: i for i, n in enumerate(names)}
     results.sort(key=lambda r: order[r.scen.name])
+    write_results(results, os.path.join(logdir, 'results.json'))
     print()
     for r in results:
         print(verdict_line(r))

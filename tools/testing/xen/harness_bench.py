@@ -8,7 +8,7 @@ import re
 import statistics
 
 from harness_common import (
-    MARK, fault_words, guest_down, parse_fields, read, Result,
+    MARK, fault_words, guest_down, paired, parse_fields, read, Result,
     without_msr_notices, xen_dmesg, xen_fault)
 from harness_debian import (
     DEBIAN_IO_PAIR_STEPS, DEBIAN_PAIR_STEPS, debian_boot, fio_rate)
@@ -110,6 +110,7 @@ def judge_pairs(s, out, serial):
     wanted = DEBIAN_PAIR_STEPS if s.netio else DEBIAN_IO_PAIR_STEPS
     rounds = {}                 # (kernel, key) -> [figure of each round]
     pair_ratio = {key: [] for key, _, _ in PAIR_FIGURES[kind]}
+    pair_means = {}             # (kernel, key) -> [mean of each pair]
     dropped = {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
         MARK + rf'domu {re.escape(s.name)} pair=(\d+) dropped '
         r'kernel=(\w+) domid=(\d+)', text)}
@@ -156,6 +157,8 @@ def judge_pairs(s, out, serial):
             rounds.setdefault(kk, []).extend(vals)
         for key in pair_ratio:
             pair_ratio[key].append(means['ours', key] / means['ref', key])
+            for kern in ('ours', 'ref'):
+                pair_means.setdefault((kern, key), []).append(means[kern, key])
     done = len(next(iter(pair_ratio.values())))
     if fail and done < 2:
         return Result(s, False, fail[0], fail[1])
@@ -187,6 +190,12 @@ def judge_pairs(s, out, serial):
     r = Result(s, True, f'{s.pairs} pairs: ' + '; '.join(words + notes),
                serial)
     r.pairs = figs
+    role = s.role.upper()
+    r.paired = [paired(f'{"iperf3" if s.netio else "fio"}-{key}-{role}',
+                       f'{"iperf3" if s.netio else "fio"} {label}, Debian '
+                       f'{role} domU', unit, pair_means['ours', key],
+                       pair_means['ref', key], lower_better=False)
+                for key, label, unit in PAIR_FIGURES[kind]]
     return r
 
 

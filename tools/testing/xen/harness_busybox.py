@@ -8,8 +8,9 @@ import os
 import re
 
 from harness_common import (
-    GUEST_TYPE, INIT_RE, MARK, domu_steps, failed_step, last_attempt,
-    parse_fields, read, Result, triple_fault)
+    GUEST_TYPE, INIT_RE, MARK, domu_steps, failed_step, guest_down,
+    last_attempt, parse_fields, read, Result, sample, triple_fault,
+    xen_dmesg)
 
 
 def judge_xsbench(s, res, out, serial):
@@ -22,11 +23,15 @@ def judge_xsbench(s, res, out, serial):
     if f.get('errors') != '0' or f.get('reads') != '32000':
         return Result(s, False, f'xsbench: {m.group(1).strip()}',
                       res.logfile)
-    return Result(s, True, f'{f["reads"]} reads in {f["seconds"]} s: '
-                  f'{f["rate"]} reads/s; guest busy {f.get("busy", "?")}, '
-                  f'{f.get("cpu_ms_per_kread", "?")} CPU-ms and '
-                  f'{f.get("events_per_kread", "?")} xenbus events per '
-                  f'1,000 reads', res.logfile, float(f['rate']))
+    r = Result(s, True, f'{f["reads"]} reads in {f["seconds"]} s: '
+               f'{f["rate"]} reads/s; guest busy {f.get("busy", "?")}, '
+               f'{f.get("cpu_ms_per_kread", "?")} CPU-ms and '
+               f'{f.get("events_per_kread", "?")} xenbus events per '
+               f'1,000 reads', res.logfile, float(f['rate']))
+    r.samples.append(sample('xenstore-reads', 'xenstore reads, 32 threads, '
+                            f'{s.role.upper()} domU', 'reads/s', s.kernel,
+                            [f['rate']], lower_better=False))
+    return r
 
 
 CONTROL_STEPS = ['boot', 'vcpu-down', 'vcpu-up', 'reboot', 'shutdown']
@@ -54,6 +59,56 @@ def judge_control(s, out, serial):
                   f'{steps.get("domid")}), xl shutdown', console)
 
 
+# xl's shutdown reason codes (SHUTDOWN_* of Xen's sched.h).
+SHUTDOWN_WORDS = {'0': 'it powered off', '1': 'it rebooted',
+                  '2': 'it suspended',
+                  '3': 'it crashed (its panic, or Xen crashed it)',
+                  '4': 'its watchdog fired', 'none': 'xl saw no shutdown'}
+
+
+def gone_words(s, out, serial, f, rest, console):
+    """Why a busybox domU that did not reach init went away.
+
+    Xen's triple-fault dump and the guest's oops line where there are
+    any (guest_down()), else the shutdown reason xl logged and the last
+    line its console showed (job/busybox.sh run_domu).
+    """
+    words = guest_down(s, out, serial, [f.get('domid')], console)
+    if words:
+        return words
+    reason = f.get('reason')
+    last = re.search(r'last_line="(.*)"', rest)
+    more = [SHUTDOWN_WORDS.get(reason, f'shutdown reason {reason}')
+            if reason else '']
+    if last:
+        more.append(f'its console last showed "{last.group(1)}"'
+                    if last.group(1) else 'its console showed nothing')
+    said = xen_lines(out, serial, f.get('domid'))
+    if said:
+        more.append('Xen logged: ' + ' | '.join(said))
+    more = '; '.join(w for w in more if w)
+    return f' ({more})' if more else ''
+
+
+def xen_lines(out, serial, domid, most=3):
+    """The first @most lines of Xen's log that name domain @domid (as
+    dN, dNvM or 'Domain N'): why Xen crashed a guest that logged
+    nothing itself (an emulation it could not do, say)."""
+    if not domid or not domid.isdigit():
+        return []
+    pat = re.compile(rf'\(XEN\).*(?:(?<![\w.])d{domid}(?:v\d+)?\b|'
+                     rf'[Dd]omain {domid}\b)')
+    seen = []
+    for line in xen_dmesg(out, serial).splitlines():
+        if pat.search(line):
+            line = line.strip()[:200]
+            if line not in seen:
+                seen.append(line)
+            if len(seen) == most:
+                break
+    return seen
+
+
 def judge_repeat(s, out, serial):
     """Judge a repeated boot: every one of them reached init as PVH/PV.
 
@@ -74,8 +129,9 @@ def judge_repeat(s, out, serial):
         console = os.path.join(out, 'console', f'guest-{name}.log')
         if f.get('result') != 'init':
             return Result(s, False, f'{name}: {" ".join(rest.split()[:3])} '
-                          f'after {len(secs)} good boots (Xen log: {serial})',
-                          console)
+                          f'after {len(secs)} good boots'
+                          f'{gone_words(s, out, serial, f, rest, console)}'
+                          f' (Xen log: {serial})', console)
         m = INIT_RE.search(read(console))
         g = parse_fields(m.group(1)) if m else {}
         if g.get('guest_type') != GUEST_TYPE[s.role]:
@@ -97,8 +153,15 @@ def judge_repeat(s, out, serial):
     mean = sum(timed) / len(timed) if timed else None
     timing = (f'; create to init min {min(timed):.1f} s, mean {mean:.2f} s, '
               f'max {max(timed):.1f} s' if timed else '')
-    return Result(s, True, f'{s.repeat} boots in a row reached init{timing}'
-                  f'{untimed}{retried}', serial, mean)
+    r = Result(s, True, f'{s.repeat} boots in a row reached init{timing}'
+               f'{untimed}{retried}', serial, mean)
+    if timed:
+        r.samples.append(sample(
+            f'create-to-init-{s.role}-dom0-{s.dom0}',
+            f'xl create to init, busybox {s.role.upper()} domU, '
+            f'{"our" if s.dom0 == "ours" else "the reference"} dom0', 's',
+            s.kernel, timed))
+    return r
 
 
 # The bad test devices: each must be reported once, by one clear line.
@@ -126,8 +189,9 @@ def judge_domu_boot(s, out, serial):
     name, rest, console, retries = last
     f = parse_fields(rest)
     if f.get('result') != 'init':
-        return Result(s, False, f'{" ".join(rest.split()[:3])} (Xen log: '
-                      f'{serial})', console)
+        return Result(s, False, f'{" ".join(rest.split()[:3])}'
+                      f'{gone_words(s, out, serial, f, rest, console)}'
+                      f' (Xen log: {serial})', console)
     m = INIT_RE.search(read(console))
     if not m:
         return Result(s, False, 'dom0 saw init, but the console log '
@@ -414,6 +478,11 @@ def judge_balloon(s, out, serial, low, high):
                  f'MiB; mean seconds to reach the target: down {down:.2f}, '
                  f'up {up:.2f}; {acct}', console, down + up)
     res.balloon = (down, up)
+    res.samples = [sample(f'balloon-{way}-{s.role}', f'xl mem-set {what} '
+                          f'MiB, {s.role.upper()} domU, mean seconds to the '
+                          'target', 's', s.kernel, [secs])
+                   for way, what, secs in (('down', '512->128', down),
+                                           ('up', '128->512', up))]
     return res
 
 

@@ -76,6 +76,27 @@ class Result:
         self.scen, self.ok, self.why, self.logfile = scen, ok, why, logfile
         self.metric = metric      # a benchmark's figure, for ratios
         self.emulator = None      # emulator_stop()'s words, if it was that
+        self.samples = []         # sample()s, for bench-report
+        self.paired = []          # paired()s, for bench-report
+
+
+def sample(key, label, unit, kernel, values, lower_better=True,
+           exact=False):
+    """A benchmark figure of one kernel for the report (bench-report):
+    @values are its runs (boots, rounds), @exact when it is a count that
+    does not move with the emulator's speed."""
+    return {'key': key, 'label': label, 'unit': unit, 'kernel': kernel,
+            'values': [float(v) for v in values],
+            'lower_better': lower_better, 'exact': exact}
+
+
+def paired(key, label, unit, ours, ref, lower_better=True):
+    """A benchmark figure taken in pairs, ours and the reference in the
+    same boot, one after the other: the report's interval is that of
+    the mean of the pairs' ratios."""
+    return {'key': key, 'label': label, 'unit': unit,
+            'ours': [float(v) for v in ours], 'ref': [float(v) for v in ref],
+            'lower_better': lower_better}
 
 
 def verdict_line(r):

@@ -14,12 +14,17 @@ import os
 import re
 import struct
 
-from harness_common import MARK, parse_fields, read, Result
+from harness_common import MARK, parse_fields, read, Result, sample
 
 TRC_LOST_RECORDS = 0x0001f001
 TRC_PV_HYPERCALL_V2 = 0x0020100d
 TRC_PV_HYPERCALL_SUBCALL = 0x0020200e
 MMU_UPDATE, MULTICALL, MMUEXT_OP = 1, 13, 26
+UPDATE_VA_MAPPING = 14
+# The page-table hypercalls: their number follows the code paths alone,
+# where the rest (timers, the returns from interrupts) follows how long
+# the loop took too.
+PAGE_TABLE_OPS = (MMU_UPDATE, MULTICALL, MMUEXT_OP, UPDATE_VA_MAPPING)
 # Bit 31 of a count: a preempted call Xen restarted (MMU_UPDATE_PREEMPTED).
 COUNT_MASK = 0x7fffffff
 
@@ -92,6 +97,7 @@ def per_loop(base, loaded, n):
     mmu = (loaded.mmu_calls - base.mmu_calls) / n
     entries = (loaded.mmu_entries - base.mmu_entries) / n
     return {'hypercalls': (loaded.total() - base.total()) / n,
+            'pt_calls': sum(calls.get(op, 0.0) for op in PAGE_TABLE_OPS),
             'calls': calls, 'mmu_calls': mmu,
             'per_mmu': entries / mmu if mmu else 0.0,
             'subcalls': (sum(loaded.subcalls.values()) -
@@ -173,8 +179,23 @@ def judge_hcalls(s, out, serial):
     if not fig:
         return Result(s, False, why, serial)
     text = f'per fork+exec+exit: {describe(fig)}'
+    rows = [sample('hcalls-fork-exec', 'hypercalls per fork+exec+exit of '
+                   'a busybox program, PV domU', 'calls', s.kernel,
+                   [fig['hypercalls']], exact=True),
+            sample('hcalls-pt-fork-exec', 'page-table hypercalls (mmu_update, '
+                   'mmuext_op, update_va_mapping, multicall) per '
+                   'fork+exec+exit, PV domU', 'calls', s.kernel,
+                   [fig['pt_calls']], exact=True),
+            sample('hcalls-per-mmu-update', 'page-table entries per '
+                   'mmu_update, in that loop', 'entries', s.kernel,
+                   [fig['per_mmu']], lower_better=False, exact=True),
+            sample('hcalls-boot', 'hypercalls of a PV domU\'s boot, xl '
+                   'create to power-off', 'calls', s.kernel, [fig['boot']],
+                   exact=True)]
     if s.kernel == 'ref':
-        return Result(s, True, text, serial, metric=fig['hypercalls'])
+        r = Result(s, True, text, serial, metric=fig['hypercalls'])
+        r.samples = rows
+        return r
     ref_name = s.name.replace('-ours', '-ref')
     ref, _ = measure(ref_name, out, serial, s.forkloop)
     problems = []
@@ -212,7 +233,8 @@ def judge_hcalls(s, out, serial):
                             'hypercalls (wanted at most 1.0)')
     else:
         text += f'; no {ref_name} in this run to compare with'
-    if problems:
-        return Result(s, False, text + ': ' + '; '.join(problems), serial,
-                      metric=fig['hypercalls'])
-    return Result(s, True, text, serial, metric=fig['hypercalls'])
+    r = Result(s, not problems, text + (': ' + '; '.join(problems)
+                                        if problems else ''),
+               serial, metric=fig['hypercalls'])
+    r.samples = rows
+    return r

@@ -10,12 +10,17 @@ import re
 import statistics
 
 from harness_bench import ratio_interval
-from harness_common import MARK, read, Result
+from harness_common import MARK, paired, read, Result, sample
 
 MICRO_RE = re.compile(MARK + r'micro name=(\S+) ns=([\d.]+) min=([\d.]+) '
                       r'max=([\d.]+)')
 BENCHES = ['null_syscall', 'fork_exit', 'fork_exec_exit', 'mmap_8k',
            'fault_16m', 'pipe_round_trip']
+MICRO_LABELS = {'null_syscall': 'null system call',
+                'fork_exit': 'fork+exit', 'fork_exec_exit': 'fork+exec+exit',
+                'mmap_8k': 'mmap+touch+munmap of 8 KiB',
+                'fault_16m': 'first-touch page faults over 16 MiB',
+                'pipe_round_trip': 'pipe round trip'}
 
 
 def parse_micro(text):
@@ -53,6 +58,9 @@ def judge_micro(s, logfile, out):
                                         f'{", ".join(problems)}'
                                         if problems else ''), logfile)
     r.micro = figs
+    r.samples = [sample(f'micro-{b}', MICRO_LABELS[b], 'ns',
+                        'native' if s.role == 'native' else s.kernel,
+                        [figs[b][0]]) for b in BENCHES]
     return r
 
 
@@ -92,6 +100,9 @@ def judge_micro_pairs(s, out, serial):
                (f': slower than the reference: {", ".join(problems)}'
                 if problems else ''), serial)
     r.micro_pairs = {b: statistics.mean(ratios[b]) for b in BENCHES}
+    r.paired = [paired(f'micro-{b}', MICRO_LABELS[b], 'ns',
+                       medians['ours', b], medians['ref', b])
+                for b in BENCHES]
     return r
 
 

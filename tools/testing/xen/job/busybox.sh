@@ -63,6 +63,24 @@ memmap_setup() {
 	/job/memmap "$1" $memmap_map > "/job/out/memmap-$1.log" 2>&1
 }
 
+# domu_there NAME: whether domain NAME still exists.  One failed xl
+# domid is not enough to say it has gone (xl reads xenstore, which can
+# fail for a moment while another domain is torn down): three in a row,
+# 0.2 s apart, are; each failure before that is logged.
+domu_there() {
+	local try err=
+	for try in 1 2 3; do
+		if xl domid "$1" > /dev/null 2> /tmp/domu_there.err; then
+			[ $try = 1 ] ||
+				say "domu $1 xl domid failed $((try - 1)) time(s), then found it: $err"
+			return 0
+		fi
+		[ -n "$err" ] || err=$(tr -cd '[:print:]\n' < /tmp/domu_there.err | tr '\n' ' ' | cut -c1-200)
+		[ $try = 3 ] || sleep 0.2
+	done
+	return 1
+}
+
 # run_domu NAME CFG TIMEOUT RETRIES [SETUP]: create a domU, wait for it to
 # go away, and retry only when Xen saw it triple-fault (a known emulator
 # flake) and the scenario has a retry budget.  Every 0.1 s, note on dom0's
@@ -88,7 +106,7 @@ run_domu() {
 				xl unpause "$n"
 			fi
 			end=$(after $((tmo * 10)))
-			while xl domid "$n" > /dev/null 2>&1 && ! past $end; do
+			while domu_there "$n" && ! past $end; do
 				sleep 0.1
 				[ -z "$ti" ] && grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null && ti=$(date +%s.%N)
 				[ -z "$cs" ] && grep -q 'PVOPS-HARNESS: clock start' "$log" 2>/dev/null && cs=$(date +%s.%N)
@@ -115,7 +133,11 @@ run_domu() {
 			[ -n "$cs" ] && [ -n "$ce" ] &&
 				say "domu $n clock dom0_seconds=$(echo "$ce $cs" | awk '{ printf "%.2f", $1 - $2 }')"
 			if xl domid "$n" > /dev/null 2>&1; then
-				say "domu $n timeout after ${tmo}s"
+				if past $end; then
+					say "domu $n timeout after ${tmo}s"
+				else
+					say "domu $n xl domid failed 3 times in a row but the domain is there: taken for gone too early"
+				fi
 				xl destroy "$n"
 				hung=1
 			fi
@@ -125,8 +147,10 @@ run_domu() {
 		secs=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
 		# xl's own log of the domain says why it went: SHUTDOWN_crash
 		# is reason code 3, what a guest's panic tells Xen.
-		cp "/var/log/xen/xl-$n.log" "/job/out/$n.xl.log" 2>/dev/null &&
-			grep -q 'shut down, reason code 3 ' "/job/out/$n.xl.log" && crashed=1
+		cp "/var/log/xen/xl-$n.log" "/job/out/$n.xl.log" 2>/dev/null
+		reason=$(sed -n 's/.*shut down, reason code \([0-9]*\) .*/\1/p' \
+			"/job/out/$n.xl.log" 2>/dev/null | tail -n 1)
+		[ "$reason" = 3 ] && crashed=1
 		if grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null; then
 			init=$(echo "${ti:-0} $t0" | awk '$1 > 0 { printf "%.1f", $1 - $2 }')
 			# Its init powers it off: one destroyed at the limit hung.
@@ -140,7 +164,12 @@ run_domu() {
 			attempt=$((attempt + 1))
 			continue
 		fi
-		say "domu $n result=no-init domid=$id seconds=$secs"
+		# Why it went, for the judge: the shutdown reason xl saw
+		# (0 poweroff, 1 reboot, 2 suspend, 3 crash, 4 watchdog; none
+		# when it was destroyed) and the guest's last console line.
+		last=$(grep -v '^[[:space:]]*$' "$log" 2>/dev/null | tail -n 1 |
+			tr -cd '[:print:]' | cut -c1-160)
+		say "domu $n result=no-init domid=$id seconds=$secs reason=${reason:-none} last_line=\"$last\""
 		return 1
 	done
 }
