@@ -28,7 +28,7 @@ REF_KERNEL := $(REF_OUT)/arch/x86/boot/bzImage
 SCENARIOS ?=
 
 .PHONY: all help deps source overlay kernel reference abi lint test-audit \
-	distro-config-check \
+	distro-config-check tools-selftest bisect-perf bench-report \
 	assets harness run-scenarios scenarios check demo clean distclean
 
 all: kernel
@@ -45,6 +45,9 @@ help:
 	@echo 'make distro-config-check  Debian'"'"'s amd64 config on our tree: Xen options, users of our API'
 	@echo 'make harness [SCENARIOS="a b"]   run harness scenarios (default set if empty)'
 	@echo 'make scenarios     list harness scenarios'
+	@echo 'make bisect-perf GOOD=c1 BAD=c2 [BENCH=pt-hcalls]  find the commit that made a benchmark worse'
+	@echo 'make bench-report  run every benchmark, ours against the reference, and write a Markdown page with SVG charts'
+	@echo 'make tools-selftest  the decision rules of the test tools (bisect-perf) on made-up figures'
 	@echo 'make clean         remove our build directories (keeps source, ccache, assets)'
 	@echo 'make distclean     remove all of $(CACHE)'
 
@@ -79,6 +82,33 @@ distro-config-check: overlay
 
 test-audit: overlay
 	@bash scripts/pvops/test-audit.sh . $(PRISTINE) $(OURS_SRC)
+
+# The test tools' own rules, on made-up figures: quick, in make check.
+tools-selftest:
+	@$(PY) tools/testing/xen/bisect-perf --selftest
+
+# The commit between GOOD and BAD that made BENCH worse (bisect-perf
+# --help); needs the reference kernel and the harness's assets.
+BENCH ?= pt-hcalls
+bisect-perf: reference assets
+	@$(PY) tools/testing/xen/bisect-perf --bench $(BENCH) \
+		--cache $(CACHE) $(GOOD) $(BAD)
+
+# Every benchmark of the harness, ours against the reference (and native
+# where it means something), in one run, written as logs/<time>/report/
+# report.md with SVG charts.  XEN_PVOPS_PAIRS=N shortens the pair
+# scenarios, XEN_PVOPS_CYCLES=N the balloon's.
+REPORT_SCENARIOS ?= micro-native-ours micro-pairs-pv hcalls-pv-ref \
+	hcalls-pv-ours xsbench-pvh-ours xsbench-pvh-ref boot20-pvh-ours \
+	boot20-pvh-ref \
+	fio-pairs-pvh iperf-pairs-pvh fio-pairs-pv iperf-pairs-pv \
+	dom0-create-pairs dom0-serve-pairs balloon-pv-ours balloon-pv-ref
+bench-report: kernel reference assets
+	@$(PY) tools/testing/xen/harness.py --ours $(OURS_KERNEL) \
+		--ref $(REF_KERNEL) --assets $(ASSETS) --logs $(LOGS) \
+		--kunit-tool $(OURS_SRC)/tools/testing/kunit/kunit.py \
+		$(REPORT_SCENARIOS); rc=$$?; \
+	$(PY) tools/testing/xen/bench-report $(LOGS)/latest && exit $$rc
 
 assets: deps
 	@bash tools/testing/xen/assets.sh $(CACHE)

@@ -38,6 +38,7 @@ step() {	# step NAME MAKE-TARGET
 step deps deps || { echo "check: cannot install dependencies"; echo "check: 0 passed, 1 failed"; exit 1; }
 step "ABI test" abi
 step "overlay audit test" test-audit
+step "test tools self-test" tools-selftest
 step "build ours" kernel
 step lint lint
 step "distro config" distro-config-check
