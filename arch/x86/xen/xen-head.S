@@ -10,6 +10,7 @@
 #ifdef CONFIG_XEN
 
 #include <linux/elfnote.h>
+#include <linux/export.h>
 #include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/page_types.h>
@@ -36,6 +37,8 @@ SYM_CODE_START(hypercall_page)
 	.endr
 SYM_CODE_END(hypercall_page)
 	.popsection
+/* Modules make hypercalls too: the inline ones call into this page. */
+EXPORT_SYMBOL_GPL(hypercall_page)
 
 	ELFNOTE(Xen, XEN_ELFNOTE_GUEST_OS,	.asciz "linux")
 	ELFNOTE(Xen, XEN_ELFNOTE_GUEST_VERSION,	.asciz "2.6")
