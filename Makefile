@@ -28,7 +28,7 @@ REF_KERNEL := $(REF_OUT)/arch/x86/boot/bzImage
 SCENARIOS ?=
 
 .PHONY: all help deps source overlay kernel reference abi lint test-audit \
-	distro-config-check tools-selftest bisect-perf bench-report \
+	distro-config-check tools-selftest bisect-perf bench-report deb deb-check \
 	assets harness run-scenarios scenarios check demo clean distclean
 
 all: kernel
@@ -46,6 +46,8 @@ help:
 	@echo 'make harness [SCENARIOS="a b"]   run harness scenarios (default set if empty)'
 	@echo 'make scenarios     list harness scenarios'
 	@echo 'make bisect-perf GOOD=c1 BAD=c2 [BENCH=pt-hcalls]  find the commit that made a benchmark worse'
+	@echo 'make deb           linux-image-*.deb of our kernel (lean dom0 config, with modules)'
+	@echo 'make deb-check     install that package in the dom0 root, boot it as dom0, serve a Debian domU'
 	@echo 'make bench-report  run every benchmark, ours against the reference, and write a Markdown page with SVG charts'
 	@echo 'make tools-selftest  the decision rules of the test tools (bisect-perf) on made-up figures'
 	@echo 'make clean         remove our build directories (keeps source, ccache, assets)'
@@ -82,6 +84,24 @@ distro-config-check: overlay
 
 test-audit: overlay
 	@bash scripts/pvops/test-audit.sh . $(PRISTINE) $(OURS_SRC)
+
+# A Debian package of our kernel with the lean dom0 config and modules
+# (configs/deb.config), as a distribution would ship it.
+DEB_CONFIGS ?= configs/base.config configs/xen-guest.config configs/deb.config
+DEB_OUT := $(CACHE)/deb/out
+deb: overlay
+	@bash scripts/pvops/deb.sh . $(OURS_SRC) $(DEB_OUT) $(DEB_CONFIGS)
+
+# The package as a user's machine takes it: installed with dpkg -i in the
+# Debian dom0 root, booted as dom0 from its /boot, serving a Debian domU
+# its disk and network (not in make check: the package is a build of its
+# own; see the README for its time).
+DEB_SCENARIOS ?= dom0-deb dom0-deb-debian-net-pv-ours
+deb-check: deb kernel assets
+	@$(PY) tools/testing/xen/harness.py --ours $(OURS_KERNEL) \
+		--ref $(REF_KERNEL) --assets $(ASSETS) --logs $(LOGS) \
+		--deb "$$(ls $(CACHE)/deb/linux-image-*-xen-pvops_*.deb | \
+			grep -v -- -dbg_ | head -n 1)" $(DEB_SCENARIOS)
 
 # The test tools' own rules, on made-up figures: quick, in make check.
 tools-selftest:

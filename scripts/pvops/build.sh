@@ -5,6 +5,9 @@
 #
 # Usage: build.sh NAME SRC OUT FRAGMENT...
 #
+# PVOPS_TARGETS: what to make (default bzImage); PVOPS_MAKE_ARGS: more
+# make variables (LOCALVERSION=..., say).
+#
 # The config is allnoconfig with the fragments merged on top; the build
 # fails if any option a fragment asks for did not end up in .config.  The
 # config is only redone when a fragment or the source changed, so a rebuild
@@ -29,7 +32,9 @@ export CCACHE_BASEDIR=$cache
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 jobs=${JOBS:-$(($(nproc) + 1))}
-kmake=(make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+read -ra extra <<< "${PVOPS_MAKE_ARGS:-}"
+read -ra targets <<< "${PVOPS_TARGETS:-bzImage}"
+kmake=(make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "${extra[@]}")
 
 stamp=$(cat "$src/.pvops-version" "${frags[@]}" | sha256sum | cut -c1-16)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pvops-config" 2>/dev/null)" != "$stamp" ]; then
@@ -40,7 +45,8 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pvops-config" 2>/dev/null)" != "$s
 		grep -vE '^make(\[[0-9]+\])?: |^  (HOST)?[A-Z]+ ' "$out/config.log" | tail -20
 		exit 1
 	fi
-	# Every option a fragment sets must have the value it asked for.
+	# Every option a fragment sets must have the value it asked for
+	# (the last fragment's, where two set it, as Kconfig takes it).
 	bad=0
 	while IFS= read -r line; do
 		case "$line" in
@@ -54,7 +60,9 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pvops-config" 2>/dev/null)" != "$s
 				bad=1
 			fi ;;
 		esac
-	done < <(grep -hE '^CONFIG_' "${frags[@]}")
+	done < <(grep -hE '^CONFIG_' "${frags[@]}" |
+		awk -F= '!($1 in last) { order[++n] = $1 } { last[$1] = $0 }
+			END { for (i = 1; i <= n; i++) print last[order[i]] }')
 	if [ $bad = 1 ]; then
 		echo "build $name: FAILED: config fragments not satisfied (dependencies missing?)"
 		exit 1
@@ -64,7 +72,7 @@ fi
 
 echo "build $name: compiling in $out (log: $log)"
 start=$(date +%s)
-if ! "${kmake[@]}" bzImage > "$log" 2>&1 < /dev/null; then
+if ! "${kmake[@]}" "${targets[@]}" > "$log" 2>&1 < /dev/null; then
 	echo "build $name: FAILED; first errors (full log: $log):"
 	grep -E 'error|Error|undefined reference' "$log" | head -30
 	exit 1
@@ -81,4 +89,4 @@ while kill -0 $pid 2>/dev/null; do
 done
 wait $pid
 echo "build $name: done in $(($(date +%s) - start)) s"
-echo "$name $out/arch/x86/boot/bzImage"
+[ "${targets[*]}" != bzImage ] || echo "$name $out/arch/x86/boot/bzImage"

@@ -16,6 +16,8 @@ pkgs=(
 	sparse coccinelle
 	# ABI test: Xen 4.17 public headers, DWARF reader
 	libxen-dev python3-pyelftools
+	# make deb: the kernel's bindeb-pkg
+	dpkg-dev debhelper fakeroot
 	# harness
 	qemu-system-x86 debootstrap busybox-static e2fsprogs
 )

@@ -7,8 +7,13 @@
 #   guest.cpio.gz busybox initramfs for native boots and domUs
 # and, when asked with "debian", for the scenarios that need it:
 #   debian-domu.img  ext4 root of an unmodified Debian bookworm domU
+# and, when asked with "deb PACKAGE" (make deb's linux-image package):
+#   dom0-deb.img     dom0.img's root with the package installed by dpkg -i
+#   dom0-deb.vmlinuz the kernel the package installed in its /boot, which
+#                    the harness boots as dom0, as a boot loader would
 #
-# Usage: assets.sh CACHE_DIR [debian]    (results in CACHE_DIR/harness/)
+# Usage: assets.sh CACHE_DIR [debian | deb PACKAGE]
+#        (results in CACHE_DIR/harness/)
 #
 # Each asset is rebuilt only when its recipe (this script, the package list,
 # the init scripts) changes.  The Debian mirror is the one this machine's
@@ -119,7 +124,7 @@ fi
 # throw-away overlay, so every boot starts from this one.
 debian_pkgs=systemd,systemd-sysv,udev,dbus,iproute2,iputils-ping,iperf3,fio,e2fsprogs,procps,kmod
 if [ "${2:-}" = debian ]; then
-	dstamp=$( (echo "$suite $debian_pkgs"; sed -n '/^# --- the Debian/,$p' "$0") |
+	dstamp=$( (echo "$suite $debian_pkgs"; sed -n '/^# --- the Debian/,/^# --- our kernel/p' "$0") |
 		  sha256sum | cut -c1-16)
 	if ! stamp_ok "$out/debian-domu.img" "$dstamp"; then
 		mirror=${DEBIAN_MIRROR:-$(host_mirror)}
@@ -151,6 +156,42 @@ if [ "${2:-}" = debian ]; then
 		mke2fs -q -t ext4 -L debian -d "$root" "$out/debian-domu.img" 2G
 		rm -rf "$root"
 		echo "$dstamp" > "$out/debian-domu.img.stamp"
+	fi
+fi
+# --- our kernel's package in the dom0 root (only when asked) --------------
+# The way a user's machine gets it: dpkg -i in the root that has
+# xen-utils, then the boot loader takes the kernel from /boot.  Debian's
+# postinst hooks run in the chroot (the root has no initramfs-tools, and
+# the dom0 needs no initramfs: its root is a virtio disk).
+if [ "${2:-}" = deb ]; then
+	deb=${3:?assets.sh CACHE deb PACKAGE}
+	kstamp=$( (sha256sum "$deb"; cat "$out/dom0.img.stamp"; sed -n '/^# --- our kernel/,$p' "$0") |
+		  sha256sum | cut -c1-16)
+	if ! stamp_ok "$out/dom0-deb.img" "$kstamp"; then
+		root=$out/dom0-deb-root
+		echo "assets: installing $(basename "$deb") in a copy of the dom0 root (log: $out/dom0-deb.log)"
+		rm -rf "$root"
+		cp -a "$out/dom0-root" "$root"
+		cp "$deb" "$root/tmp/"
+		if ! chroot "$root" dpkg -i "/tmp/$(basename "$deb")" > "$out/dom0-deb.log" 2>&1; then
+			echo "assets: dpkg -i FAILED; last lines of $out/dom0-deb.log:"
+			tail -15 "$out/dom0-deb.log"
+			exit 1
+		fi
+		rm -f "$root/tmp/$(basename "$deb")"
+		rel=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//')
+		if [ ! -f "$root/boot/vmlinuz-$rel" ] || [ ! -d "$root/lib/modules/$rel" ]; then
+			echo "assets: the package put no /boot/vmlinuz-$rel or /lib/modules/$rel in the root"
+			exit 1
+		fi
+		cp "$root/boot/vmlinuz-$rel" "$out/dom0-deb.vmlinuz"
+		size=$(( $(du -sm "$root" | cut -f1) + 256 ))
+		rm -f "$out/dom0-deb.img"
+		truncate -s "${size}M" "$out/dom0-deb.img"
+		mke2fs -q -t ext4 -L dom0 -d "$root" "$out/dom0-deb.img" "${size}M"
+		rm -rf "$root"
+		echo "assets: dom0-deb.img has $rel ($(dpkg-deb -f "$deb" Version)), $(dpkg-deb -c "$deb" | grep -c '\.ko') modules"
+		echo "$kstamp" > "$out/dom0-deb.img.stamp"
 	fi
 fi
 echo "assets: ready in $out (Xen $xenver)"

@@ -45,7 +45,7 @@ from harness_bench import IO_COSTS, PAIR_FIGURES, SEQ_COSTS, ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
 from harness_micro import micro_summary
-from harness_scenarios import DEFAULT, SCENARIOS, Scenario
+from harness_scenarios import DEFAULT, SCENARIOS, Scenario, boot_key
 
 
 def rejudge(logdir, scens):
@@ -58,7 +58,7 @@ def rejudge(logdir, scens):
     results = []
     for s in scens:
         d = os.path.join(logdir, s.name if s.role == 'native' else
-                         f'xen-dom0-{s.dom0 or s.kernel}')
+                         f'xen-dom0-{boot_key(s)}')
         text = read(os.path.join(d, 'serial.log'))
         if not text or (s.role in GUEST_TYPE and not re.search(
                 MARK + rf'domu {re.escape(s.name)}-', text)):
@@ -265,6 +265,8 @@ def main():
     ap.add_argument('--ours', help="our bzImage")
     ap.add_argument('--ref', help='reference bzImage')
     ap.add_argument('--assets', help='directory made by assets.sh')
+    ap.add_argument('--deb', help='make deb\'s linux-image package, for '
+                    'the packaged dom0 scenarios')
     ap.add_argument('--logs', help='where the run keeps its logs')
     ap.add_argument('--kunit-tool', help="the kernel's kunit.py, to parse "
                     'KTAP (for kunit-* scenarios)')
@@ -308,6 +310,16 @@ def main():
                         os.path.dirname(os.path.abspath(a.assets)), 'debian'],
                        check=True)
     kernels = {'ours': a.ours, 'ref': a.ref}
+    if any(s.packaged for s in scens):
+        # make deb's package, installed in a copy of the dom0 root; its
+        # /boot/vmlinuz is the dom0 kernel of those scenarios' boot.
+        if not (a.deb and os.path.exists(a.deb)):
+            ap.error('the packaged dom0 scenarios need make deb\'s package '
+                     '(--deb)')
+        subprocess.run(['bash', os.path.join(HERE, 'assets.sh'),
+                        os.path.dirname(os.path.abspath(a.assets)), 'deb',
+                        os.path.abspath(a.deb)], check=True)
+        kernels['deb'] = os.path.join(a.assets, 'dom0-deb.vmlinuz')
     for s in scens:
         for k in (s.kernel, s.dom0):
             if k and not (kernels[k] and os.path.exists(kernels[k])):
@@ -334,10 +346,9 @@ def main():
             results.append(run_native(s, kernels, a.assets, logdir))
         elif s.role == 'dom0' and s.pairs:
             results.append(run_dom0_pairs(s, kernels, a.assets, logdir))
-    for k in ('ref', 'ours'):
+    for k in ('ref', 'ours', 'deb'):
         group = [s for s in scens if s.role != 'native' and
-                 not (s.role == 'dom0' and s.pairs) and
-                 (s.dom0 or s.kernel) == k]
+                 not (s.role == 'dom0' and s.pairs) and boot_key(s) == k]
         if group:
             results += run_xen(k, group, kernels, a.assets, logdir)
 

@@ -42,7 +42,7 @@ def dom0_args(kernel):
     """dom0's command line.  Ours prints from setup_arch's start on its
     own (its boot console, unless earlyprintk= is given), where
     earlyprintk=xen would start only after the memory map is read."""
-    if kernel == 'ours':
+    if kernel in ('ours', 'deb'):
         return DOM0_ARGS.replace('earlyprintk=xen ', '')
     return DOM0_ARGS
 
@@ -309,8 +309,11 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
                   '-kernel', os.path.join(assets, 'xen-4.17'),
                   '-append', XEN_ARGS,
                   '-initrd', f'{kernels[dom0_kernel]} {dom0_args(dom0_kernel)}',
-                  '-drive', 'file=' + os.path.join(assets, 'dom0.img') +
-                  ',if=virtio,format=raw,snapshot=on',
+                  # The packaged dom0 (deb) has its own root: the
+                  # dom0 root with make deb's package installed.
+                  '-drive', 'file=' + os.path.join(
+                      assets, 'dom0-deb.img' if dom0_kernel == 'deb'
+                      else 'dom0.img') + ',if=virtio,format=raw,snapshot=on',
                   '-drive', f'file={img},if=virtio,format=raw']
     if any(s.debian for s in domus):
         # dom0's /dev/vdc; writes go to a throw-away overlay.

@@ -105,6 +105,32 @@ def judge_domu(s, out, serial):
     return judge_domu_boot(s, out, serial)
 
 
+# What make deb's package must bring as modules, which dom0's init
+# loads as Debian's xencommons would (rootfs/dom0-init).
+PACKAGED_MODULES = ('xenfs', 'xen_evtchn', 'xen_privcmd', 'xen_gntdev',
+                    'xen_gntalloc', 'xen_blkback', 'xen_netback')
+
+
+def judge_packaged(f, text):
+    """(why it fails or None, words) for a dom0 booted from make deb's
+    package: its release, and the modules it must have loaded."""
+    rel = f.get('kernel', '')
+    if not rel.endswith('-xen-pvops'):
+        return (f'dom0 runs kernel {rel or "?"}, not the packaged '
+                '*-xen-pvops one', '')
+    m = re.search(MARK + r'dom0 modules loaded=(\S*)', text)
+    loaded = set(filter(None, (m.group(1) if m else '').split(',')))
+    failed = re.findall(MARK + r'dom0 modprobe (\S+) failed', text)
+    missing = [x for x in PACKAGED_MODULES if x not in loaded]
+    if missing or failed:
+        return (f'the packaged dom0 lacks modules: {", ".join(missing)}'
+                + (f' (modprobe failed: {", ".join(failed)})'
+                   if failed else ''), '')
+    return None, (f'packaged kernel {rel} booted from the dom0 root\'s '
+                  f'/boot, {len(loaded)} modules loaded ('
+                  f'{", ".join(sorted(loaded))}); ')
+
+
 def judge_dom0(s, serial, in_time=True):
     """Judge dom0 itself from the serial log of its Xen boot."""
     text = read(serial)
@@ -161,8 +187,14 @@ def judge_dom0(s, serial, in_time=True):
         return Result(s, False, f'dom0 has {irqs.get("msi")} MSI vectors '
                       f'but {irqs.get("msi_sysfs")} in sysfs (msi_irqs; '
                       f'see {serial})', serial)
+    packaged = ''
+    if s.packaged:
+        why, packaged = judge_packaged(f, text)
+        if why:
+            return Result(s, False, why + f' (see {serial})', serial)
     up = float(f.get('uptime', 0)) or None
-    return Result(s, True, f'Xen {f.get("xen")}, xenstored and xenconsoled '
+    return Result(s, True, packaged +
+                  f'Xen {f.get("xen")}, xenstored and xenconsoled '
                   'up' + (f' at {up:.1f} s of uptime' if up else '') + left
                   + ('' if bad else '; backend bus finds and drops a device')
                   + (f'; {irqs["msi"]} MSI vectors' if irqs.get('msi')

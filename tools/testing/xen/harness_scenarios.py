@@ -54,7 +54,15 @@ class Scenario:
     balloon: int = 0            # N cycles of xl mem-set down and up
     grow: int = 0               # (balloon) boot at 512 MiB, grow to N
     lend: int = 0               # (dom0) dom0 lends N MiB to a domU
+    packaged: bool = False      # (our dom0) from make deb's package,
+                                # installed in the dom0 root with dpkg -i
     doc: str = ''
+
+
+def boot_key(s):
+    """Which Xen boot scenario @s runs in: that of its dom0's kernel
+    (ours, ref), or 'deb' for our kernel as make deb packaged it."""
+    return 'deb' if s.packaged else (s.dom0 or s.kernel)
 
 
 PIT_FLAKE = ('upstream 6.12 PVH guest triple-faults about 1 boot in 5 '
@@ -439,6 +447,19 @@ SCENARIOS = [
              net=False, io=True, timeout=900,
              doc='the same on the reference kernel; with both, the harness '
              'prints the fio ratios'),
+    Scenario('dom0-deb', 'dom0', 'ours', packaged=True, timeout=180,
+             doc='our kernel as make deb packaged it (lean dom0 config with '
+             'modules), installed with dpkg -i in the Debian dom0 root and '
+             'booted from its /boot as dom0, as a boot loader would: the '
+             'toolstack comes up with the backends and the toolstack\'s '
+             'devices loaded as modules (make deb-check)'),
+    Scenario('dom0-deb-debian-net-pv-ours', 'pv', 'ours', dom0='ours',
+             packaged=True, debian=True, netio=True, timeout=600,
+             doc='that packaged dom0 serves the unmodified Debian image to '
+             'our PV domU: root on xvda through the blkback module, a vif '
+             'through the netback module; multi-user, ping, iperf3 both '
+             'ways, xl network-detach and network-attach; shutdown, fsck '
+             '(make deb-check)'),
     Scenario('dom0-ours-debian-net-pv-ours', 'pv', 'ours', dom0='ours',
              debian=True, netio=True, timeout=600,
              doc='debian-net with our kernel as dom0 as well: our netback '
