@@ -254,8 +254,16 @@ def write_results(results, path):
             if getattr(r, a, None) not in (None, [], {}, ()):
                 row[a] = plain(getattr(r, a))
         rows.append(row)
+    repo = os.path.join(HERE, '..', '..', '..')
+    git = subprocess.run(['git', '-C', repo, 'log', '-1', '--format=%h %s'],
+                         capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(['git', '-C', repo, 'status', '--porcelain',
+                            '--untracked-files=no'], capture_output=True,
+                           text=True).stdout.strip()
     with open(path, 'w') as f:
-        json.dump({'results': rows}, f, indent=1)
+        json.dump({'commit': git + (' (with uncommitted changes)'
+                                    if dirty else ''),
+                   'results': rows}, f, indent=1)
         f.write('\n')
 
 
