@@ -8,7 +8,8 @@
 # Usage: deb.sh REPO SRC OUT FRAGMENT...
 #
 # The package lands in OUT/.. (bindeb-pkg writes beside its build
-# directory); its path is printed last, as "DEB: PATH".  The release is
+# directory), with a link to it, linux-image-xen-pvops.deb, for make
+# deb-check; its path is printed last, as "DEB: PATH".  The release is
 # the kernel's version with "-xen-pvops" after it; the package version
 # adds this repository's commit.
 set -eu
@@ -36,6 +37,7 @@ if [ -z "$deb" ]; then
 	exit 1
 fi
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+ln -sf "$(basename "$deb")" "$out/../linux-image-xen-pvops.deb"
 mods=$(dpkg-deb -c "$deb" | grep -c '\.ko' || true)
 echo "deb: $(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version), $(du -h "$deb" | cut -f1), $mods modules"
 echo "DEB: $deb"

@@ -136,10 +136,11 @@ def run_dom0_pairs(s, kernels, assets, logdir):
     did, per pair, with their mean and interval.  With @s.creates each
     dom0 also creates one busybox domU of each kind, which must reach
     init: the ratios of their create-to-init times, per kind."""
-    ratios, bad, ups = [], [], {'ours': [], 'ref': []}
+    # (ours, ref) of each pair: the toolstack's uptimes, and per kind
+    # of domU its create-to-init times.
+    up_pairs, bad, ups = [], [], {'ours': [], 'ref': []}
     kinds = {f'{role}-{kern}': [] for role, kern in CREATE_KINDS}
     served = {}
-    matched = {}                # (what, dom0) -> [figure of each pair]
     for i in range(s.pairs):
         up, init, figs = {}, {}, {}
         for k in ('ours', 'ref') if i % 2 == 0 else ('ref', 'ours'):
@@ -160,12 +161,10 @@ def run_dom0_pairs(s, kernels, assets, logdir):
                 elif r.metric:
                     init[(k, r.scen.name.split('-', 2)[2])] = r.metric
         if len(up) == 2:
-            ratios.append(up['ours'] / up['ref'])
-            for k in ('ours', 'ref'):
-                matched.setdefault(('up', k), []).append(up[k])
+            up_pairs.append((up['ours'], up['ref']))
             log(f'{s.name} pair {i + 1}: toolstack up at {up["ours"]:.1f} s '
                 f'(ours), {up["ref"]:.1f} s (reference): '
-                f'{ratios[-1]:.2f}')
+                f'{up["ours"] / up["ref"]:.2f}')
         # A figure counts when both dom0s of the pair gave it.
         for (k, bench, key), val in figs.items():
             if k == 'ours' and ('ref', bench, key) in figs:
@@ -178,16 +177,15 @@ def run_dom0_pairs(s, kernels, assets, logdir):
                         f'{val / ref:.2f}')
         for kind, got in kinds.items():
             if ('ours', kind) in init and ('ref', kind) in init:
-                got.append(init[('ours', kind)] / init[('ref', kind)])
-                for k in ('ours', 'ref'):
-                    matched.setdefault((kind, k), []).append(init[(k, kind)])
+                got.append((init[('ours', kind)], init[('ref', kind)]))
                 log(f'{s.name} pair {i + 1}: {kind} domU create to init '
-                    f'{init[("ours", kind)]:.1f} s (our dom0), '
-                    f'{init[("ref", kind)]:.1f} s (reference dom0): '
-                    f'{got[-1]:.2f}')
+                    f'{got[-1][0]:.1f} s (our dom0), {got[-1][1]:.1f} s '
+                    f'(reference dom0): {got[-1][0] / got[-1][1]:.2f}')
     spread = '; '.join(f'{k} {min(v):.1f}-{max(v):.1f} s' for k, v in
                        ups.items() if v)
-    up_ratio = ratio_interval(ratios, lower_better=True)
+    def ratios(pairs):
+        return [o / r for o, r in pairs]
+    up_ratio = ratio_interval(ratios(up_pairs), lower_better=True)
     if s.serves:
         words = (f'{len(ups["ours"]) + len(ups["ref"])} of {2 * s.pairs} '
                  f'dom0 boots up; our dom0 / the reference dom0 serving '
@@ -196,27 +194,27 @@ def run_dom0_pairs(s, kernels, assets, logdir):
         words = (f'{len(ups["ours"]) + len(ups["ref"])} of {2 * s.pairs} '
                  f'dom0 boots up, toolstack ours/ref {up_ratio}; domU '
                  'create to init, our dom0 / the reference dom0: ' +
-                 '; '.join(f'{kind} {ratio_interval(got, lower_better=True)}'
+                 '; '.join(f'{kind} '
+                           f'{ratio_interval(ratios(got), lower_better=True)}'
                            for kind, got in kinds.items()))
     else:
         words = (f'{2 * s.pairs - len(bad)} of {2 * s.pairs} dom0 boots '
                  f'brought the toolstack up ({spread}); ours/ref over '
-                 f'{len(ratios)} pairs: {up_ratio}')
+                 f'{len(up_pairs)} pairs: {up_ratio}')
     if bad:
         words += '; ' + '; '.join(bad)
     r = Result(s, not bad, words, os.path.join(logdir, f'{s.name}-1'))
     # For bench-report: "ours" and "ref" are the dom0 kernels here.
-    if ('up', 'ours') in matched:
+    if up_pairs:
         r.paired.append(paired('dom0-toolstack-up', 'dom0 toolstack up '
                                '(uptime), our dom0 against the reference\'s',
-                               's', matched['up', 'ours'],
-                               matched['up', 'ref']))
-    for kind in kinds:
-        if (kind, 'ours') in matched:
+                               's', *zip(*up_pairs)))
+    for kind, got in kinds.items():
+        if got:
             r.paired.append(paired(
                 f'dom0-create-{kind}', f'xl create to init of a busybox '
                 f'{kind} domU, our dom0 against the reference\'s', 's',
-                matched[kind, 'ours'], matched[kind, 'ref']))
+                *zip(*got)))
     for bench, figs in SERVE_FIGURES.items():
         for key, label, unit, lower in figs:
             if served.get(('ours', bench, key)):
@@ -326,7 +324,7 @@ def main():
                      '(--deb)')
         subprocess.run(['bash', os.path.join(HERE, 'assets.sh'),
                         os.path.dirname(os.path.abspath(a.assets)), 'deb',
-                        os.path.abspath(a.deb)], check=True)
+                        os.path.realpath(a.deb)], check=True)
         kernels['deb'] = os.path.join(a.assets, 'dom0-deb.vmlinuz')
     for s in scens:
         for k in (s.kernel, s.dom0):

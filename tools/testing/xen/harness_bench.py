@@ -109,8 +109,8 @@ def judge_pairs(s, out, serial):
     kind = 'net' if s.netio else 'io'
     wanted = DEBIAN_PAIR_STEPS if s.netio else DEBIAN_IO_PAIR_STEPS
     rounds = {}                 # (kernel, key) -> [figure of each round]
-    pair_ratio = {key: [] for key, _, _ in PAIR_FIGURES[kind]}
-    pair_means = {}             # (kernel, key) -> [mean of each pair]
+    # key -> [(ours, ref) mean of each complete pair]
+    pair_means = {key: [] for key, _, _ in PAIR_FIGURES[kind]}
     dropped = {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
         MARK + rf'domu {re.escape(s.name)} pair=(\d+) dropped '
         r'kernel=(\w+) domid=(\d+)', text)}
@@ -155,11 +155,9 @@ def judge_pairs(s, out, serial):
             break
         for kk, vals in pair_rounds.items():
             rounds.setdefault(kk, []).extend(vals)
-        for key in pair_ratio:
-            pair_ratio[key].append(means['ours', key] / means['ref', key])
-            for kern in ('ours', 'ref'):
-                pair_means.setdefault((kern, key), []).append(means[kern, key])
-    done = len(next(iter(pair_ratio.values())))
+        for key, got in pair_means.items():
+            got.append((means['ours', key], means['ref', key]))
+    done = len(next(iter(pair_means.values())))
     if fail and done < 2:
         return Result(s, False, fail[0], fail[1])
     figs, words = {}, []
@@ -168,7 +166,7 @@ def judge_pairs(s, out, serial):
                    statistics.stdev(rounds['ours', key]))
         rm, rsd = (statistics.mean(rounds['ref', key]),
                    statistics.stdev(rounds['ref', key]))
-        pr = pair_ratio[key]
+        pr = [o / r for o, r in pair_means[key]]
         interval = ratio_interval(pr)
         figs[label] = (om / rm, min(pr), max(pr), interval)
         words.append(f'{label} ours {om:.0f} +- {osd:.0f}, ref {rm:.0f} +- '
@@ -193,8 +191,8 @@ def judge_pairs(s, out, serial):
     role = s.role.upper()
     r.paired = [paired(f'{"iperf3" if s.netio else "fio"}-{key}-{role}',
                        f'{"iperf3" if s.netio else "fio"} {label}, Debian '
-                       f'{role} domU', unit, pair_means['ours', key],
-                       pair_means['ref', key], lower_better=False)
+                       f'{role} domU', unit, *zip(*pair_means[key]),
+                       lower_better=False)
                 for key, label, unit in PAIR_FIGURES[kind]]
     return r
 

@@ -83,8 +83,8 @@ class Result:
 def sample(key, label, unit, kernel, values, lower_better=True,
            exact=False):
     """A benchmark figure of one kernel for the report (bench-report):
-    @values are its runs (boots, rounds), @exact when it is a count that
-    does not move with the emulator's speed."""
+    @values are its runs (boots, rounds); @exact marks a count (of
+    hypercalls), one a side, compared as it is, without an interval."""
     return {'key': key, 'label': label, 'unit': unit, 'kernel': kernel,
             'values': [float(v) for v in values],
             'lower_better': lower_better, 'exact': exact}

@@ -64,9 +64,10 @@ memmap_setup() {
 }
 
 # domu_there NAME: whether domain NAME still exists.  One failed xl
-# domid is not enough to say it has gone (xl reads xenstore, which can
-# fail for a moment while another domain is torn down): three in a row,
-# 0.2 s apart, are; each failure before that is logged.
+# domid is not enough to say it has gone (it lists the domains through
+# a hypercall and reads each name from xenstore, and either can fail):
+# three in a row, 0.2 s apart, are; a failure before the domain is
+# found again is logged, with what xl said.
 domu_there() {
 	local try err=
 	for try in 1 2 3; do
