@@ -14,6 +14,7 @@
 #include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/string_choices.h>
 #include <xen/xenbus.h>
 #include <xen/xen.h>
 
@@ -54,7 +55,7 @@ static void xen_cpu_apply(unsigned int cpu)
 		rc = remove_cpu(cpu);
 	if (rc)
 		pr_warn("xen: cannot bring CPU %u %s: %d\n", cpu,
-			wanted ? "up" : "down", rc);
+			str_up_down(wanted), rc);
 }
 
 static void xen_cpu_watch(struct xenbus_watch *watch, const char *path,
@@ -85,7 +86,7 @@ static int xen_cpu_hotplug_start(struct notifier_block *nb,
 	int rc;
 
 	for_each_possible_cpu(cpu)
-		if (cpu)
+		if (cpu > 0)
 			xen_cpu_apply(cpu);
 	rc = register_xenbus_watch(&xen_cpu_watcher);
 	if (rc)

@@ -36,6 +36,7 @@
 #include <linux/msi.h>
 #include <linux/pci.h>
 #include <linux/printk.h>
+#include <linux/string_choices.h>
 #include <asm/xen/hypercall.h>
 #include <asm/xen/hypervisor.h>
 #include <xen/events.h>
@@ -83,7 +84,7 @@ static int xen_register_gsi(u32 gsi, bool level, bool active_low,
 	if (rc && rc != -EEXIST) {
 		pr_warn("xen: GSI %u (%s, active %s) refused by Xen: %d\n",
 			gsi, level ? "level" : "edge",
-			active_low ? "low" : "high", rc);
+			str_low_high(active_low), rc);
 		return rc;
 	}
 	rc = HYPERVISOR_physdev_op(PHYSDEVOP_map_pirq, &map);

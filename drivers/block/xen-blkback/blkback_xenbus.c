@@ -42,6 +42,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
+#include <linux/string_choices.h>
 #include <linux/sysfs.h>
 #include <xen/xen.h>
 #include <xen/xenbus.h>
@@ -215,7 +216,7 @@ static int blkback_connect(struct blkback_dev *blkif)
 	}
 	dev_info(&xdev->dev, "serving %u:%u, %llu sectors, on %u ring%s of %u page%s%s\n",
 		 MAJOR(blkif->devt), MINOR(blkif->devt), blkif->lim.sectors,
-		 nr, nr == 1 ? "" : "s", 1U << order, order ? "s" : "",
+		 nr, str_plural(nr), 1U << order, order ? "s" : "",
 		 blkif->persistent ? ", persistent grants" : "");
 	rc = xenbus_switch_state(xdev, XenbusStateConnected);
 	/* A ring that broke before that: its Closing must stand. */

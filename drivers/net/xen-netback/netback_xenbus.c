@@ -40,6 +40,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/string_choices.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <xen/xen.h>
@@ -213,7 +214,7 @@ static int netback_connect(struct netback_vif *vif)
 	if (rc)
 		return rc;
 	dev_info(&xdev->dev, "%s serving %u queue%s, %s\n", vif->dev->name,
-		 queues, queues == 1 ? "" : "s",
+		 queues, str_plural(queues),
 		 sg ? "several slots a packet" : "one slot a packet");
 	rc = xenbus_switch_state(xdev, XenbusStateConnected);
 	/* Broken before that: its Closing must stand. */

@@ -10,6 +10,7 @@
 #ifndef _XEN_XENBUS_XS_PARSE_H
 #define _XEN_XENBUS_XS_PARSE_H
 
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <xen/interface/io/xs_wire.h>
 
@@ -39,7 +40,7 @@ static inline u32 xs_ring_chunk(XENSTORE_RING_IDX idx, u32 avail)
 {
 	u32 to_end = XENSTORE_RING_SIZE - MASK_XENSTORE_IDX(idx);
 
-	return avail < to_end ? avail : to_end;
+	return min(avail, to_end);
 }
 
 /**
