@@ -46,6 +46,18 @@ struct xen_hypercall_stub {
 
 extern struct xen_hypercall_stub hypercall_page[];
 
+#define __XEN_PAGE_HYPERCALL						\
+	"call hypercall_page + %c[num] * " __stringify(XEN_HYPERCALL_STUB_SIZE)
+#ifdef CONFIG_XEN_PV
+#define __XEN_HYPERCALL_INSN						\
+	ALTERNATIVE(__XEN_PAGE_HYPERCALL,				\
+		    "movl %[num], %%eax; call xen_pv_hypercall",	\
+		    X86_FEATURE_XENPV)
+#else
+/* Without PV support only the hypercall page can be there. */
+#define __XEN_HYPERCALL_INSN	__XEN_PAGE_HYPERCALL
+#endif
+
 #define __xen_hypercall(nr, a1, a2, a3, a4, a5)				\
 ({									\
 	unsigned long __a1 = (unsigned long)(a1);			\
@@ -55,10 +67,7 @@ extern struct xen_hypercall_stub hypercall_page[];
 	register unsigned long __a5 asm("r8") = (unsigned long)(a5);	\
 	long __ret;							\
 									\
-	asm volatile(ALTERNATIVE("call hypercall_page + %c[num] * "	\
-				 __stringify(XEN_HYPERCALL_STUB_SIZE),	\
-				 "movl %[num], %%eax; call xen_pv_hypercall", \
-				 X86_FEATURE_XENPV)			\
+	asm volatile(__XEN_HYPERCALL_INSN				\
 		     : "=a" (__ret), "+D" (__a1), "+S" (__a2),		\
 		       "+d" (__a3), "+r" (__a4), "+r" (__a5),		\
 		       ASM_CALL_CONSTRAINT				\
@@ -90,7 +99,7 @@ static inline long xen_hypercall_any(unsigned int op, unsigned long a1,
 	register unsigned long __a5 asm("r8") = a5;
 	unsigned long ret;
 
-	if (boot_cpu_has(X86_FEATURE_XENPV)) {
+	if (IS_ENABLED(CONFIG_XEN_PV) && boot_cpu_has(X86_FEATURE_XENPV)) {
 		ret = op;
 		asm volatile("call xen_pv_hypercall"
 			     : "+a" (ret), "+D" (a1), "+S" (a2), "+d" (a3),
