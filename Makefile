@@ -29,6 +29,7 @@ SCENARIOS ?=
 
 .PHONY: all help deps source overlay kernel reference abi lint test-audit \
 	distro-config-check tools-selftest bisect-perf bench-report deb deb-check \
+	patches patches-build \
 	assets harness run-scenarios scenarios check demo clean distclean
 
 all: kernel
@@ -40,7 +41,7 @@ help:
 	@echo 'make demo          boot the best stack that works today and say what it shows'
 	@echo 'make reference     build the reference kernel (upstream Xen code, same config)'
 	@echo 'make abi           ABI test of our headers against Xen 4.17 (with its self-test)'
-	@echo 'make lint          checkpatch --strict, kernel-doc, sparse and W=1 on our files'
+	@echo 'make lint          checkpatch --strict, kernel-doc, sparse, W=1 and coccicheck on our files'
 	@echo 'make test-audit    show that the overlay audit catches upstream Xen code'
 	@echo 'make distro-config-check  Debian'"'"'s amd64 config on our tree: Xen options, users of our API'
 	@echo 'make harness [SCENARIOS="a b"]   run harness scenarios (default set if empty)'
@@ -49,6 +50,8 @@ help:
 	@echo 'make deb           linux-image-*.deb of our kernel (lean dom0 config, with modules)'
 	@echo 'make deb-check     install that package in the dom0 root, boot it as dom0, serve a Debian domU'
 	@echo 'make bench-report  run every benchmark, ours against the reference, and write a Markdown page with SVG charts'
+	@echo 'make patches       the subtree as a patch series against Linux 6.12 in patches/ (checkpatch, htmldocs)'
+	@echo 'make patches-build build every patch of that series with the lean config (about an hour, first time)'
 	@echo 'make tools-selftest  the decision rules of the test tools (bisect-perf) on made-up figures'
 	@echo 'make clean         remove our build directories (keeps source, ccache, assets)'
 	@echo 'make distclean     remove all of $(CACHE)'
@@ -101,6 +104,20 @@ deb-check: deb kernel assets
 	@$(PY) tools/testing/xen/harness.py --ours $(OURS_KERNEL) \
 		--ref $(REF_KERNEL) --assets $(ASSETS) --logs $(LOGS) \
 		--deb $(CACHE)/deb/linux-image-xen-pvops.deb $(DEB_SCENARIOS)
+
+# The subtree as a patch series against the Linux it builds on, one patch
+# per subsystem (scripts/pvops/series/), in $(PATCHES): checkpatch --strict
+# on every patch, the last step checked against the overlay tree, and
+# make htmldocs of its Documentation/virt/.  patches-build builds every
+# step with the lean config (not in make check; see the README for its
+# time).
+PATCHES ?= $(CURDIR)/patches
+patches: overlay
+	@$(PY) scripts/pvops/patches.py series . $(PRISTINE) $(CACHE) $(PATCHES) \
+		--overlay $(OURS_SRC)
+
+patches-build: patches
+	@$(PY) scripts/pvops/patches.py build . $(CACHE) $(OURS_CONFIGS)
 
 # The test tools' own rules, on made-up figures: quick, in make check.
 tools-selftest:

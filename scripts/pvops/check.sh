@@ -41,6 +41,7 @@ step "overlay audit test" test-audit
 step "test tools self-test" tools-selftest
 step "build ours" kernel
 step lint lint
+step "patch series" patches
 step "distro config" distro-config-check
 step "build reference" reference
 step "harness assets" assets
