@@ -13,7 +13,9 @@ pkgs=(
 	# the kernel we build on, and Debian's config of it
 	linux-source-6.12 linux-config-6.12
 	# lint
-	sparse coccinelle
+	sparse coccinelle ocaml-nox
+	# make htmldocs of the patch series' Documentation
+	python3-sphinx python3-yaml
 	# ABI test: Xen 4.17 public headers, DWARF reader
 	libxen-dev python3-pyelftools
 	# make deb: the kernel's bindeb-pkg

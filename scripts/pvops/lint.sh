@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Lint our kernel files: checkpatch --strict, kernel-doc, sparse (C=2)
-# with W=1, and no LOCK a one-CPU kernel patches out on memory shared with
-# Xen.  Any finding fails.
+# with W=1, coccicheck (ocaml-nox runs its OCaml rules), and no LOCK a
+# one-CPU kernel patches out on memory shared with Xen.  Any finding
+# fails.
 #
 # Usage: lint.sh REPO TREE OUT
 #   TREE: our overlaid source tree; OUT: its configured build directory.
@@ -31,36 +32,18 @@ mapfile -t files < <(cd "$repo" && git ls-files --cached --others --exclude-stan
 mapfile -t code < <(printf '%s\n' "${files[@]}" | grep -E '\.(c|h|S)$' || true)
 
 # --- checkpatch ------------------------------------------------------------------
-# Two scoped exemptions and a filter.  The ABI headers define the type names Xen's
-# interface has (domid_t, xen_pfn_t, ...), which upstream callers use, so
-# the check against new typedefs does not apply to them.  The xenstore
-# wire parser maps the errno names xenstored sends, ENOSYS among them
-# (its word for an unknown request), so the ENOSYS check does not apply
-# to that one file.  And one filter: the xenbus states keep the names
-# Xen's interface gives them (XenbusStateConnected, ...), which every
-# split driver uses, and so does start_info's console.domU, and the
-# kernel's own page type helpers are CamelCase (__SetPageOffline, ...),
-# so CamelCase findings about those names alone are dropped.  The x86
-# guest handle is a typedef made by a macro (DEFINE_GUEST_HANDLE), which
-# cannot be put in parentheses: the complex-macro check does not apply to
-# that file.
-abi_re='^(include/xen/interface/|arch/x86/include/asm/xen/interface\.h)'
-handle_re='^arch/x86/include/asm/xen/interface\.h$'
-xs_errno_re='^drivers/xen/xenbus/xs_parse\.c$'
+# The findings that do not apply, and to which files, are listed with the
+# reason in scripts/pvops/checkpatch-exempt (the patch series uses the
+# same list).
 n=0
 for f in "${files[@]}"; do
 	case "$f" in *.c|*.h|*.S|*Kconfig*|*Makefile|*Kbuild) ;; *) continue ;; esac
-	ignore=()
-	[[ "$f" =~ $abi_re ]] && ignore=(--ignore NEW_TYPEDEFS)
-	[[ "$f" =~ $handle_re ]] && ignore=(--ignore NEW_TYPEDEFS,COMPLEX_MACRO)
-	[[ "$f" =~ $xs_errno_re ]] && ignore=(--ignore ENOSYS)
-	if ! res=$(cd "$repo" && perl "$tree/scripts/checkpatch.pl" --strict --no-tree \
-			--terse --show-types --no-summary "${ignore[@]}" -f "$f" 2>&1); then
-		res=$(grep -vE ': CHECK:CAMELCASE: Avoid CamelCase: <(XenbusState[A-Za-z]+|domU|__(Set|Clear)PageOffline)>$' <<< "$res" || true)
-		[ -n "$res" ] || continue
-		echo "$res"
-		n=$((n + $(grep -cE ': (ERROR|WARNING|CHECK):' <<< "$res" || true)))
-	fi
+	res=$(cd "$repo" && { perl "$tree/scripts/checkpatch.pl" --strict --no-tree \
+		--terse --show-types --no-summary -f "$f" 2>&1 || true; } |
+		/usr/bin/python3 "$repo/scripts/pvops/patches.py" exempt "$repo")
+	[ -n "$res" ] || continue
+	echo "$res"
+	n=$((n + $(grep -c . <<< "$res")))
 done
 echo "lint: checkpatch --strict: ${#files[@]} files, $n finding(s)"
 [ $n = 0 ] || fail=1
@@ -105,6 +88,31 @@ ctargets=$(cd "$tree" && for obj in "${targets[@]}"; do
 	[ -f "${obj%.o}.c" ] && echo "$obj"; done | grep -c . || true)
 echo "lint: sparse and W=1: $checked C files checked (targets: $ctargets), $n finding(s) in our files, $errs error line(s) overall"
 [ "$n" = 0 ] && [ "$errs" = 0 ] && [ "$checked" -ge "$ctargets" ] || fail=1
+
+# --- coccicheck ---------------------------------------------------------------------
+# The kernel's semantic patches (make coccicheck, report mode) on our C
+# files and headers, copied with their paths below one directory so
+# that one run covers them all; every report counts.
+coccisrc=$lintout/cocci-src
+rm -rf "$coccisrc"
+for f in "${code[@]}"; do
+	case "$f" in *.c|*.h) mkdir -p "$coccisrc/$(dirname "$f")"; cp "$repo/$f" "$coccisrc/$f" ;; esac
+done
+ncocci=$(find "$coccisrc" -type f | wc -l)
+echo "lint: coccicheck on $ncocci files (log: $lintout/cocci.log)"
+mkdir -p "$lintout/cocci"
+if make -C "$tree" O="$lintout/cocci" coccicheck MODE=report M="$coccisrc" \
+		J="$(nproc)" > "$lintout/cocci.log" 2>&1; then
+	res=$(grep -E "^$coccisrc/[^:]+:[0-9]+" "$lintout/cocci.log" | sed "s|^$coccisrc/||" | sort -u || true)
+	n=$(grep -c . <<< "$res" || true)
+	[ -n "$res" ] && echo "$res"
+	echo "lint: coccicheck: $ncocci files, $n finding(s)"
+	[ "$n" = 0 ] || fail=1
+else
+	echo "lint: coccicheck FAILED to run (log: $lintout/cocci.log):"
+	grep -vE '^/usr/bin/spatch|^$' "$lintout/cocci.log" | tail -5
+	fail=1
+fi
 
 # --- memory shared with Xen -----------------------------------------------------
 # Its read-modify-writes must stay locked on a one-CPU kernel
