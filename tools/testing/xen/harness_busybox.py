@@ -45,8 +45,20 @@ def driven_steps(s, out, serial, what, names):
     console = os.path.join(out, 'console', f'guest-{name}.log')
     steps = domu_steps(read(serial), name, what)
     bad = failed_step(steps, names)
+    if bad:
+        bad += step_failure(steps, name, what) + guest_down(
+            s, out, serial, [steps.get('domid')], console)
     return console, steps, (bad and Result(
         s, False, f'{bad} (dom0 log: {serial})', console))
+
+
+def step_failure(steps, name, what):
+    """'; dom0 logged: LINE' for the last 'domu NAME WHAT' line of
+    @steps that says a step failed (a cycle of a balloon scenario, say,
+    whose own field is not among the steps the judge names), else ''."""
+    failed = [line for line in steps.order
+              if re.search(r'=(?:failed|no-)', line)]
+    return f'; dom0 logged: {name} {what} {failed[-1]}' if failed else ''
 
 
 def judge_control(s, out, serial):
@@ -444,6 +456,10 @@ def judge_balloon(s, out, serial, low, high):
     console, steps, failed = driven_steps(s, out, serial, 'balloon',
                                           BALLOON_STEPS)
     if failed:
+        said = re.findall(r'(?:xen: balloon|PVOPS-HARNESS: mem) [^\n]*',
+                          read(console))
+        if said:
+            failed.why += f'; the guest last said: {said[-1].strip()}'
         return failed
     text = read(console)
     # What the balloon costs: from the workload's start on (the reference

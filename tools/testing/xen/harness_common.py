@@ -42,6 +42,7 @@ class Steps(dict):
     def __init__(self):
         super().__init__()
         self.lines = {}
+        self.order = []     # every line, in the order dom0 logged them
 
 
 def domu_steps(text, name, what):
@@ -52,6 +53,7 @@ def domu_steps(text, name, what):
         fields = parse_fields(rest)
         steps.update(fields)
         steps.lines.update(dict.fromkeys(fields, rest.strip()))
+        steps.order.append(rest.strip())
     return steps
 
 
