@@ -40,6 +40,7 @@
 #include <xen/interface/hvm/dm_op.h>
 #include <xen/interface/memory.h>
 #include <xen/interface/xen.h>
+#include <xen/xen-ops.h>
 #include <xen/xen.h>
 #include <uapi/xen/privcmd.h>
 
@@ -69,6 +70,7 @@ struct privcmd_file {
 static long privcmd_ioctl_hypercall(struct privcmd_file *f, void __user *arg)
 {
 	struct privcmd_hypercall call;
+	long ret;
 
 	if (f->domid != DOMID_INVALID)
 		return -EPERM;
@@ -76,8 +78,12 @@ static long privcmd_ioctl_hypercall(struct privcmd_file *f, void __user *arg)
 		return -EFAULT;
 	if (call.op >= PRIVCMD_NR_HYPERCALLS)
 		return -EINVAL;
-	return xen_hypercall_any(call.op, call.arg[0], call.arg[1],
-				 call.arg[2], call.arg[3], call.arg[4]);
+	/* A domain's destruction may take seconds: let others run. */
+	xen_preemptible_hcall_begin();
+	ret = xen_hypercall_any(call.op, call.arg[0], call.arg[1],
+				call.arg[2], call.arg[3], call.arg[4]);
+	xen_preemptible_hcall_end();
+	return ret;
 }
 
 static vm_fault_t privcmd_fault(struct vm_fault *vmf)

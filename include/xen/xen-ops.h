@@ -61,4 +61,43 @@ struct dentry;
 /* debugfs xen/, where our files go (arch/x86/xen/enlighten.c). */
 struct dentry *xen_debugfs_dir(void);
 
+/*
+ * A hypercall the toolstack makes through privcmd may run for seconds
+ * (the destruction of a large domain, say).  Xen does it in pieces and,
+ * between two of them, may deliver an event with the vCPU's instruction
+ * pointer put back on the hypercall, so that returning from the event
+ * runs the next piece.  A kernel without preemption would never leave
+ * such a call for another task: a PV guest's event handler
+ * (arch/x86/xen/traps_pv.c) lets the scheduler run there when the CPU
+ * is marked as being in one.  The mark is for calls made with nothing
+ * else in progress: no lock held, events enabled.
+ */
+DECLARE_PER_CPU(bool, xen_in_preemptible_hcall);
+
+/**
+ * xen_preemptible_hcall_begin() - let other tasks run during a hypercall
+ *
+ * Marks this CPU as in a hypercall that the scheduler may interrupt.
+ *
+ * Context: process context, no lock held, interrupts enabled.  Call
+ * xen_preemptible_hcall_end() right after the hypercall.
+ */
+static inline void xen_preemptible_hcall_begin(void)
+{
+	if (IS_ENABLED(CONFIG_XEN_PV) && !IS_ENABLED(CONFIG_PREEMPTION))
+		this_cpu_write(xen_in_preemptible_hcall, true);
+}
+
+/**
+ * xen_preemptible_hcall_end() - the hypercall is over
+ *
+ * The task may have moved to another CPU in the meantime: the mark
+ * moves with it (see xen_preemptible_hcall_begin()).
+ */
+static inline void xen_preemptible_hcall_end(void)
+{
+	if (IS_ENABLED(CONFIG_XEN_PV) && !IS_ENABLED(CONFIG_PREEMPTION))
+		this_cpu_write(xen_in_preemptible_hcall, false);
+}
+
 #endif /* _XEN_XEN_OPS_H */

@@ -35,9 +35,30 @@
 #include <asm/xen/interface.h>
 #include <xen/interface/callback.h>
 #include <xen/events.h>
+#include <xen/xen-ops.h>
 #include <xen/xen.h>
 
 #include "xen-ops.h"
+
+DEFINE_PER_CPU(bool, xen_in_preemptible_hcall);
+EXPORT_PER_CPU_SYMBOL_GPL(xen_in_preemptible_hcall);
+
+/*
+ * The event came between two pieces of a hypercall marked preemptible
+ * (xen_preemptible_hcall_begin()), in a kernel without preemption.
+ * Run the scheduler as a preemptible kernel would on the way out of an
+ * interrupt; the next piece of the hypercall runs when the task is
+ * back, maybe on another CPU, which then gets the mark.  The mark is
+ * off meanwhile, for the events of other tasks.
+ */
+static void xen_pv_hcall_resched(struct pt_regs *regs, irqentry_state_t state)
+{
+	if (user_mode(regs) || regs_irqs_disabled(regs) || state.exit_rcu)
+		return;
+	this_cpu_write(xen_in_preemptible_hcall, false);
+	raw_irqentry_exit_cond_resched();
+	this_cpu_write(xen_in_preemptible_hcall, true);
+}
 
 /* The event handlers proper, on the IRQ stack. */
 static void xen_pv_upcall_on_stack(struct pt_regs *regs)
@@ -65,6 +86,8 @@ __visible noinstr void xen_pv_evtchn_do_upcall(struct pt_regs *regs)
 	instrumentation_begin();
 	inc_irq_stat(irq_hv_callback_count);
 	run_sysvec_on_irqstack_cond(xen_pv_upcall_on_stack, regs);
+	if (unlikely(this_cpu_read(xen_in_preemptible_hcall)))
+		xen_pv_hcall_resched(regs, state);
 	instrumentation_end();
 	irqentry_exit(regs, state);
 }
