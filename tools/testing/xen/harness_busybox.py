@@ -558,3 +558,27 @@ def judge_lend(s, out, serial):
     return Result(s, True, f'dom0 {lines["start"]}; a domU of '
                   f'{steps["domu"]} MiB refused; {lines["down"]}; the domU '
                   f'started; {lines["up"]}', console)
+
+
+DESTROY_STEPS = ['boot', 'destroy']
+
+
+def judge_destroy(s, out, serial, most):
+    """Judge the long hypercall check (job/destroy.sh): the domU booted
+    and went, and dom0's heartbeat never waited more than @most s."""
+    console, steps, failed = driven_steps(s, out, serial, 'destroy',
+                                          DESTROY_STEPS)
+    if failed:
+        return failed
+    gap = float(steps['gap'])
+    what = (f'xl destroy of {steps.get("mem")} MiB took '
+            f'{steps["seconds"]} s; dom0\'s heartbeat (one vCPU) '
+            f'{steps["beats"]} beats, longest gap {gap:.2f} s')
+    if gap > most:
+        return Result(s, False, f'{what}, more than {most} s: dom0 '
+                      'ran nothing else for that long', console)
+    res = Result(s, True, what, console, gap)
+    res.samples = [sample(f'destroy-gap-{s.dom0}', 'longest wait of a '
+                          'dom0 task while xl destroys a large domU', 's',
+                          s.dom0, [gap])]
+    return res

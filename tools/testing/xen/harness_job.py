@@ -180,6 +180,16 @@ def make_job(jobdir, kernels, assets, domus):
                     f.write(cfg)
             script.append(f'run_share {s.name} {s.timeout}\n')
             continue
+        if s.bigdestroy:
+            # job/destroy.sh: dom0's longest stall while xl destroys it.
+            cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
+                                  cmdline=f'{s.cmdline} pvops.control=1',
+                                  on_reboot='destroy')
+            with open(os.path.join(jobdir, 'cfg', s.name + '.cfg'), 'w') as f:
+                f.write(cfg)
+            script.append(f'run_destroy {s.name} {s.name}.cfg {s.timeout} '
+                          f'{s.bigdestroy}\n')
+            continue
         if s.grow or s.lend:
             # job/balloon.sh: a domU grown past its boot memory, or one
             # that needs what dom0 lends.

@@ -11,7 +11,8 @@ import re
 from harness_bench import judge_bench, judge_pairs, judge_share
 from harness_busybox import (
     judge_balloon, judge_control, judge_crash, judge_domu_boot, judge_grow,
-    judge_lend, judge_memmap, judge_repeat, judge_xbdev, judge_xsbench)
+    judge_destroy, judge_lend, judge_memmap, judge_repeat, judge_xbdev,
+    judge_xsbench)
 from harness_common import (
     INIT_RE, MARK, emulator_stop, parse_fields, read, Result)
 from harness_debian import judge_debian
@@ -19,7 +20,7 @@ from harness_hcalls import judge_hcalls
 from harness_hostile import (
     judge_bad, judge_conflood, judge_devfuzz, judge_hostfe)
 from harness_kunit import judge_kunit
-from harness_scenarios import BALLOON_HIGH, BALLOON_LOW
+from harness_scenarios import BALLOON_HIGH, BALLOON_LOW, DESTROY_GAP
 from harness_micro import judge_micro, judge_micro_pairs
 
 
@@ -83,6 +84,8 @@ def judge_domu(s, out, serial):
         return judge_grow(s, out, serial)
     if s.lend:
         return judge_lend(s, out, serial)
+    if s.bigdestroy:
+        return judge_destroy(s, out, serial, DESTROY_GAP)
     if s.repeat:
         return judge_repeat(s, out, serial)
     if s.control:

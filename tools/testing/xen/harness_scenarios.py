@@ -54,6 +54,8 @@ class Scenario:
     balloon: int = 0            # N cycles of xl mem-set down and up
     grow: int = 0               # (balloon) boot at 512 MiB, grow to N
     lend: int = 0               # (dom0) dom0 lends N MiB to a domU
+    bigdestroy: int = 0         # xl destroy a domU of N MiB while dom0's
+                                # heartbeat runs (job/destroy.sh)
     packaged: bool = False      # (our dom0) from make deb's package,
                                 # installed in the dom0 root with dpkg -i
     doc: str = ''
@@ -86,6 +88,12 @@ BALLOON_LOW, BALLOON_HIGH, BALLOON_TOUCH, BALLOON_CYCLES = 128, 512, 32, 100
 # counts its own pages, not Xen's), which xl list shows as 1 MiB less:
 # for it alone, a move is done within this many MiB of the target.
 BALLOON_SLACK = {('pvh', 'ref'): 1}
+# The long hypercall check (dom0-*-destroy): the domU's size, and the
+# longest dom0 may go without running anything else while xl destroys
+# it.  Measured here: the destroy hypercall holds dom0's vCPU for
+# 0.31-0.34 s when nothing lets the scheduler in, and the heartbeat's
+# longest gap is 0.03 s when something does (both dom0 kernels).
+DESTROY_MIB, DESTROY_GAP = 1536, 0.1
 # Growth past the boot memory (balloon-grow-*): booted with 512 MiB.
 BALLOON_GROW, BALLOON_GROW_TOUCH = 2048, 1536
 
@@ -189,6 +197,15 @@ SCENARIOS = [
              'down by 512 MiB (its balloon) within 120 s; the same domU '
              'then starts and reaches init; once it is shut down, dom0 '
              'goes back up to what it had'),
+    Scenario('dom0-ours-destroy', 'pv', 'ours', dom0='ours',
+             bigdestroy=DESTROY_MIB, timeout=180,
+             doc=f'our dom0 (one vCPU) destroys a PV domU of {DESTROY_MIB} '
+             'MiB: one privcmd hypercall that Xen runs for seconds, in '
+             'pieces; a loop in dom0 that wants the CPU all along must '
+             f'never wait more than {DESTROY_GAP} s (its longest gap)'),
+    Scenario('dom0-ref-destroy', 'pv', 'ours', dom0='ref',
+             bigdestroy=DESTROY_MIB, timeout=180,
+             doc='the same under the reference dom0, for comparison'),
     Scenario('pvh-domu-ours', 'pvh', 'ours', dom0='ref',
              doc='our kernel as PVH domU under the reference dom0'),
     Scenario('clock-pvh-ours', 'pvh', 'ours', dom0='ref', clock=60,
@@ -656,7 +673,7 @@ DEFAULT = ['native-ours', 'kunit-native-ours', 'pvh-domu-ours',
            'dom0-ours-boot20-pvh-ref', 'dom0-ours-boot20-pvh-ours',
            'dom0-ours-debian-net-pv-ours', 'dom0-ours-debian-io-pv-ours',
            'dom0-ours-debian-io-pv-ref', 'dom0-ours-hostfe',
-           'dom0-ours-hostnf', 'dom0-ours-balloon']
+           'dom0-ours-hostnf', 'dom0-ours-balloon', 'dom0-ours-destroy']
 # Not in the default set yet: dom0-ours-share.  With GSO senders its 3:1
 # window gave 52-66% until netback's idle grace, then 72-73% in four
 # runs of four; since netback serves two queues a vif (as the harness
