@@ -107,6 +107,7 @@ mean() {
 
 # dom0_room MIB: make sure Xen has MIB MiB free, taking dom0 down as far
 # as needed (xl mem-set 0); dom0's size before in $dom0_was, or return 1.
+# dom0_back: dom0 up again to $dom0_was, if it went down.
 dom0_room() {
 	local free need
 	dom0_was=$(mem_of 0)
@@ -115,6 +116,10 @@ dom0_room() {
 	[ $need -le 0 ] && return 0
 	say "balloon dom0 from=$dom0_was to=$((dom0_was - need)) for=$1 free=$free"
 	balloon_move dom0 0 $((dom0_was - need)) 120 0
+}
+
+dom0_back() {
+	[ "$(mem_of 0)" = "$dom0_was" ] || balloon_move dom0 0 "$dom0_was" 120 0
 }
 
 # run_balloon_grow NAME CFG TIMEOUT MIB TOUCH: a domU booted below its
@@ -129,11 +134,9 @@ run_balloon_grow() {
 	if ! dom0_room $((mib + 64)); then
 		step room=failed; return 1
 	fi
-	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1 ||
-	   ! wait_log "$log" 'PVOPS-HARNESS: cpus online' 1 $((tmo * 10)) "$n"; then
-		step boot=failed; xl destroy "$n" 2>/dev/null; return 1
+	if ! boot_domu "$n" "$cfg" $((tmo * 10)); then
+		step boot=failed; return 1
 	fi
-	id=$(xl domid "$n")
 	step boot=ok domid=$id mem=$(mem_of $id)
 	if ! balloon_move "$n" "$id" "$mib" 600 0; then
 		step grow=failed mem=$(mem_of $id); xl destroy "$n"; return 1
@@ -148,7 +151,7 @@ run_balloon_grow() {
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi
 	step shutdown=ok
-	[ "$(mem_of 0)" = "$dom0_was" ] || balloon_move dom0 0 "$dom0_was" 120 0
+	dom0_back
 }
 
 # run_dom0_balloon NAME CFG TIMEOUT MIB: dom0 lends MIB MiB.  A domU that
@@ -158,7 +161,6 @@ run_balloon_grow() {
 run_dom0_balloon() {
 	name=$1 cfg=$2 tmo=$3 mib=$4
 	n=$name-a1
-	log=/job/out/console/guest-$n.log
 	step() { say "domu $n dom0-balloon $*"; }
 	d0=$(mem_of 0) free=$(xl info free_memory)
 	want=$((free + mib / 2))
@@ -173,12 +175,10 @@ run_dom0_balloon() {
 		step down=failed dom0=$(mem_of 0); return 1
 	fi
 	step down=ok seconds=$moved dom0=$got free=$(xl info free_memory)
-	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" "memory=$want" \
-		> "/job/out/$n.create.log" 2>&1 ||
-	   ! wait_log "$log" 'PVOPS-HARNESS: cpus online' 1 $((tmo * 10)) "$n"; then
-		step create=failed; xl destroy "$n" 2>/dev/null; return 1
+	if ! boot_domu "$n" "$cfg" $((tmo * 10)) "memory=$want"; then
+		step create=failed; return 1
 	fi
-	step create=ok domid=$(xl domid "$n") mem=$(mem_of "$n")
+	step create=ok domid=$id mem=$(mem_of "$n")
 	if ! shut_down "$n"; then
 		step shutdown=failed; xl destroy "$n"; return 1
 	fi

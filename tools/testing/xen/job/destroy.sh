@@ -33,18 +33,14 @@ longest_gap() {
 run_destroy() {
 	name=$1 cfg=$2 tmo=$3 mib=$4
 	n=$name-a1
-	log=/job/out/console/guest-$n.log
 	beat=/job/out/$n.beat
 	step() { say "domu $n destroy $*"; }
 	if ! dom0_room $((mib + 64)); then
 		step room=failed; return 1
 	fi
-	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" "memory=$mib" \
-		> "/job/out/$n.create.log" 2>&1 ||
-	   ! wait_log "$log" 'PVOPS-HARNESS: cpus online' 1 $((tmo * 10)) "$n"; then
-		step boot=failed; xl destroy "$n" 2>/dev/null; return 1
+	if ! boot_domu "$n" "$cfg" $((tmo * 10)) "memory=$mib"; then
+		step boot=failed; dom0_back; return 1
 	fi
-	id=$(xl domid "$n")
 	step boot=ok domid=$id mem=$(mem_of $id)
 	heartbeat "$beat" &
 	hb=$!
@@ -61,5 +57,5 @@ run_destroy() {
 		return 1
 	fi
 	step destroy=ok seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", ($2 - $1) / 100 }') $(longest_gap "$beat")
-	[ "$(mem_of 0)" = "$dom0_was" ] || balloon_move dom0 0 "$dom0_was" 120 0
+	dom0_back
 }

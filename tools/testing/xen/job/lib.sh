@@ -57,6 +57,24 @@ wait_log() {
 	done
 }
 
+# boot_domu NAME CFG TENTHS [KEY=VALUE...]: xl create the domU NAME from
+# /job/cfg/CFG (KEY=VALUE: xl's overrides of it) and wait, TENTHS tenths
+# of a second at most, for its init's first "cpus online" line (the
+# guest-init loop of pvops.control=1); its domid in $id.  A domU that
+# did not get there is destroyed: return 1.
+boot_domu() {
+	local n=$1 cfg=$2 tenths=$3
+	shift 3
+	if ! xl create -q "/job/cfg/$cfg" "name=\"$n\"" "$@" \
+		> "/job/out/$n.create.log" 2>&1 ||
+	   ! wait_log "/job/out/console/guest-$n.log" \
+		'PVOPS-HARNESS: cpus online' 1 "$tenths" "$n"; then
+		xl destroy "$n" 2>/dev/null
+		return 1
+	fi
+	id=$(xl domid "$n")
+}
+
 # triple_fault DOMID: true when Xen dumped a triple fault of domain
 # DOMID; prints the dump's RIP line.  Whether it was the emulator's
 # nested-SVM fault (README) or the guest's is for the harness's judge,
