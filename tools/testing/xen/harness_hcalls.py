@@ -15,6 +15,7 @@ import re
 import struct
 
 from harness_common import MARK, parse_fields, read, Result, sample
+from harness_micro import MICRO_LABELS
 
 TRC_LOST_RECORDS = 0x0001f001
 TRC_PV_HYPERCALL_V2 = 0x0020100d
@@ -23,8 +24,9 @@ MMU_UPDATE, MULTICALL, MMUEXT_OP = 1, 13, 26
 UPDATE_VA_MAPPING = 14
 # The page-table hypercalls: their number follows the code paths alone,
 # where the rest (timers, the returns from interrupts) follows how long
-# the loop took too.
-PAGE_TABLE_OPS = (MMU_UPDATE, MULTICALL, MMUEXT_OP, UPDATE_VA_MAPPING)
+# the loop took too.  A multicall counts as one when it carries one of
+# them (a context switch's carries segment bases and a stack instead).
+PAGE_TABLE_OPS = (MMU_UPDATE, MMUEXT_OP, UPDATE_VA_MAPPING)
 # Bit 31 of a count: a preempted call Xen restarted (MMU_UPDATE_PREEMPTED).
 COUNT_MASK = 0x7fffffff
 
@@ -46,6 +48,7 @@ class Counts:
         self.subcalls = {}      # op -> calls inside multicalls
         self.mmu_calls = 0      # mmu_update calls, direct or in a multicall
         self.mmu_entries = 0    # the entries they carried
+        self.pt_multicalls = 0  # multicalls carrying a page-table call
         self.lost = 0           # records xentrace says it lost
 
     def total(self):
@@ -68,6 +71,8 @@ def parse_trace(path):
         return None
     c = Counts()
     pos = 0
+    # Xen records a multicall before the calls inside it.
+    in_mc = counted = False
     while pos + 4 <= len(data):
         (hdr,) = struct.unpack_from('<I', data, pos)
         event, extra = hdr & 0x0fffffff, (hdr >> 28) & 7
@@ -83,6 +88,11 @@ def parse_trace(path):
         op, arg = first_arg(words)
         table = c.calls if event == TRC_PV_HYPERCALL_V2 else c.subcalls
         table[op] = table.get(op, 0) + 1
+        if event == TRC_PV_HYPERCALL_V2:
+            in_mc, counted = op == MULTICALL, False
+        elif in_mc and not counted and op in PAGE_TABLE_OPS:
+            c.pt_multicalls += 1
+            counted = True
         if op == MMU_UPDATE and arg is not None:
             c.mmu_calls += 1
             c.mmu_entries += arg & COUNT_MASK
@@ -97,7 +107,8 @@ def per_loop(base, loaded, n):
     mmu = (loaded.mmu_calls - base.mmu_calls) / n
     entries = (loaded.mmu_entries - base.mmu_entries) / n
     return {'hypercalls': (loaded.total() - base.total()) / n,
-            'pt_calls': sum(calls.get(op, 0.0) for op in PAGE_TABLE_OPS),
+            'pt_calls': sum(calls.get(op, 0.0) for op in PAGE_TABLE_OPS) +
+            (loaded.pt_multicalls - base.pt_multicalls) / n,
             'calls': calls, 'mmu_calls': mmu,
             'per_mmu': entries / mmu if mmu else 0.0,
             'subcalls': (sum(loaded.subcalls.values()) -
@@ -173,11 +184,73 @@ def agree(a, b):
     return abs(a - b) <= max(2.0, 0.05 * max(a, b))
 
 
+def judge_loopbench(s, out, serial, fig):
+    """Hypercalls per operation of one microbenchmark (@fig); ours is
+    held against the reference's: at most as many, page-table ones and
+    all, with its debugfs counters agreeing with Xen's."""
+    label = MICRO_LABELS.get(s.loopbench, s.loopbench)
+    text = f'per {label}: {describe(fig)}'
+    log = os.path.join(out, 'console', f'guest-{s.name}-{s.forkloop}-a1.log')
+    if MARK + 'forkloop failed' in read(log):
+        return Result(s, False, f'microbench --only {s.loopbench} failed '
+                      f'(its words are in {log})', log)
+    rows = [sample(f'hcalls-{s.loopbench}', f'hypercalls per {label}, PV '
+                   'domU', 'calls', s.kernel, [fig['hypercalls']],
+                   exact=True),
+            sample(f'hcalls-pt-{s.loopbench}', 'page-table hypercalls per '
+                   f'{label}, PV domU', 'calls', s.kernel, [fig['pt_calls']],
+                   exact=True)]
+    problems = []
+    if s.kernel == 'ours':
+        said = []
+        problems += debugfs_check(fig, log, s.forkloop, said.append)
+        text += ''.join(said)
+        ref_name = s.name.replace('-ours', '-ref')
+        ref, _ = measure(ref_name, out, serial, s.forkloop)
+        if ref:
+            text += (f'; reference {ref["hypercalls"]:.2f} hypercalls, '
+                     f'{ref["pt_calls"]:.2f} for page tables')
+            for key, what in (('hypercalls', 'hypercalls'),
+                              ('pt_calls', 'page-table hypercalls')):
+                # Half a call per operation is timer and event noise.
+                if fig[key] > ref[key] + 0.5:
+                    problems.append(f'{fig[key]:.2f} {what} against the '
+                                    f'reference\'s {ref[key]:.2f}')
+        else:
+            text += f'; no {ref_name} in this run to compare with'
+    r = Result(s, not problems, text + (': ' + '; '.join(problems)
+                                        if problems else ''),
+               serial, metric=fig['hypercalls'])
+    r.samples = rows
+    return r
+
+
+def debugfs_check(fig, log, n, say):
+    """The guest's own counters against Xen's: [problems].  @say gets
+    the text of the counters."""
+    dbg = debugfs_loop(log, n)
+    if not dbg:
+        return [f'no debugfs xen/multicall figures in {log}']
+    say(f'; debugfs: {dbg["multicalls"]:.1f} multicalls, '
+        f'{dbg["direct"]:.1f} page-table hypercalls on their own, '
+        f'mmu_update {dbg["mmu_calls"]:.1f} calls of '
+        f'{dbg["per_mmu"]:.2f} entries')
+    xen_mc = fig['calls'].get(MULTICALL, 0.0)
+    if not agree(dbg['mmu_calls'], fig['mmu_calls']) or \
+       not agree(dbg['multicalls'], xen_mc):
+        return ['debugfs and xentrace disagree (mmu_update '
+                f'{dbg["mmu_calls"]:.1f} against {fig["mmu_calls"]:.1f}, '
+                f'multicalls {dbg["multicalls"]:.1f} against {xen_mc:.1f})']
+    return []
+
+
 def judge_hcalls(s, out, serial):
     """Judge a hypercall count; ours is held against the reference's."""
     fig, why = measure(s.name, out, serial, s.forkloop)
     if not fig:
         return Result(s, False, why, serial)
+    if s.loopbench:
+        return judge_loopbench(s, out, serial, fig)
     text = f'per fork+exec+exit: {describe(fig)}'
     rows = [sample('hcalls-fork-exec', 'hypercalls per fork+exec+exit of '
                    'a busybox program, PV domU', 'calls', s.kernel,
@@ -200,21 +273,9 @@ def judge_hcalls(s, out, serial):
     ref, _ = measure(ref_name, out, serial, s.forkloop)
     problems = []
     log = os.path.join(out, 'console', f'guest-{s.name}-{s.forkloop}-a1.log')
-    dbg = debugfs_loop(log, s.forkloop)
-    if not dbg:
-        problems.append(f'no debugfs xen/multicall figures in {log}')
-    else:
-        text += (f'; debugfs: {dbg["multicalls"]:.1f} multicalls, '
-                 f'{dbg["direct"]:.1f} page-table hypercalls on their own, '
-                 f'mmu_update {dbg["mmu_calls"]:.1f} calls of '
-                 f'{dbg["per_mmu"]:.2f} entries')
-        xen_mc = fig['calls'].get(MULTICALL, 0.0)
-        if not agree(dbg['mmu_calls'], fig['mmu_calls']) or \
-           not agree(dbg['multicalls'], xen_mc):
-            problems.append('debugfs and xentrace disagree (mmu_update '
-                            f'{dbg["mmu_calls"]:.1f} against '
-                            f'{fig["mmu_calls"]:.1f}, multicalls '
-                            f'{dbg["multicalls"]:.1f} against {xen_mc:.1f})')
+    said = []
+    problems += debugfs_check(fig, log, s.forkloop, said.append)
+    text += ''.join(said)
     if fig['per_mmu'] < 4:
         problems.append(f'{fig["per_mmu"]:.2f} entries per mmu_update '
                         '(wanted at least 4)')

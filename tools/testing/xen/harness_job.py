@@ -143,7 +143,10 @@ def make_job(jobdir, kernels, assets, domus):
             for loops in (0, s.forkloop):
                 cfg = DOMU_CFG.format(type=s.role, kernel=s.kernel,
                                       cmdline=f'{s.cmdline} pvops.forkloop='
-                                      f'{loops}', on_reboot='destroy')
+                                      f'{loops}' + (f' pvops.loopbench='
+                                                    f'{s.loopbench}'
+                                                    if s.loopbench else ''),
+                                      on_reboot='destroy')
                 cfg = alone_on_cpu1(cfg)
                 with open(os.path.join(jobdir, 'cfg',
                                        f'{s.name}-{loops}.cfg'), 'w') as f:

@@ -42,6 +42,8 @@ class Scenario:
     conflood: bool = False      # dom0 floods the console's event channel
     cases: str = ''             # (blkbad/netbad) only these devices' cases
     forkloop: int = 0           # (pv) xentrace a boot with and without N fork+exec+exit
+    loopbench: str = ''         # (forkloop) N operations of this
+                                # microbenchmark instead (microbench --only)
     micro: bool = False         # run the microbenchmarks (pvops.micro=1)
     devfuzz: int = 0            # (dom0) job/devfuzz.c with this seed
     hostfe: bool = False        # the guest plays a hostile block frontend
@@ -350,6 +352,23 @@ SCENARIOS = [
              'least 4 page-table entries per mmu_update, the guest\'s '
              'debugfs counters agreeing with xentrace, and the boot '
              'without the loop at most the reference\'s'),
+] + [
+    # Hypercalls per operation of each microbenchmark, counted by Xen:
+    # what time cannot tell apart at 1.0 (run by name, both kernels).
+    Scenario(f'hcalls-{bench.replace("_", "-")}-pv-{kern}', 'pv', kern,
+             dom0='ref',
+             forkloop=ops, loopbench=bench, timeout=300,
+             doc=f'hypercalls per {bench} operation of the '
+             f'{"reference" if kern == "ref" else "our"} PV domU, counted '
+             f'by Xen: a boot with {ops} of them less a boot without'
+             + ('; at most the reference\'s (run with '
+                f'hcalls-{bench.replace("_", "-")}-pv-ref)'
+                if kern == 'ours' else ''))
+    for bench, ops in (('null_syscall', 20000), ('fork_exit', 200),
+                       ('fork_exec_exit', 200), ('mmap_8k', 2000),
+                       ('fault_16m', 4096 * 2), ('pipe_round_trip', 5000))
+    for kern in ('ref', 'ours')
+] + [
     Scenario('memmap-pv-ours', 'pv', 'ours', dom0='ref', memmap=HOLEY_MAP,
              cmdline='pvops.memfill=1', timeout=300,
              doc='our PV domU of 256 MiB given a memory map with a hole '

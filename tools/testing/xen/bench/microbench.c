@@ -11,6 +11,11 @@
  * Usage: microbench [ROUNDS]
  * Prints one "PVOPS-HARNESS: micro name=... ns=..." line per benchmark
  * (nanoseconds per operation), then "PVOPS-HARNESS: micro done".
+ *
+ * Usage: microbench --only NAME N
+ * Runs one benchmark N times, with no warm-up and no timing, for a count
+ * taken around it (the hypercalls xentrace sees, say): N=0 runs nothing
+ * but is the same process.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -185,6 +190,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+#define NR_BENCHES	(sizeof(benches) / sizeof(benches[0]))
+
+static int run_only(const char *name, const char *count)
+{
+	unsigned int b;
+	char *end;
+	long n;
+
+	n = strtol(count, &end, 10);
+	for (b = 0; b < NR_BENCHES; b++)
+		if (!strcmp(benches[b].name, name))
+			break;
+	if (b == NR_BENCHES || *end || n < 0) {
+		fprintf(stderr, "usage: microbench --only NAME N (N >= 0)\n");
+		return 2;
+	}
+	if (n)
+		benches[b].run(n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 5;
@@ -193,6 +219,8 @@ int main(int argc, char **argv)
 	unsigned int b;
 	int r;
 
+	if (argc == 4 && !strcmp(argv[1], "--only"))
+		return run_only(argv[2], argv[3]);
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
 		fprintf(stderr, "usage: microbench [ROUNDS, 1 to %d]\n",
 			MAX_ROUNDS);
@@ -202,7 +230,7 @@ int main(int argc, char **argv)
 	CPU_SET(0, &cpu0);
 	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
 		die("sched_setaffinity");
-	for (b = 0; b < sizeof(benches) / sizeof(benches[0]); b++) {
+	for (b = 0; b < NR_BENCHES; b++) {
 		const struct bench *bn = &benches[b];
 
 		bn->run(bn->n / 10 ? bn->n / 10 : 1);	/* warm up */
