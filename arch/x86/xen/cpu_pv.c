@@ -84,17 +84,32 @@ static void xen_pv_io_delay(void)
 /* The stack Xen switches to when an event or trap comes from user mode. */
 static void xen_pv_load_sp0(unsigned long sp0)
 {
-	int rc = HYPERVISOR_stack_switch(__KERNEL_DS, sp0);
+	int rc;
 
-	if (rc)
-		xen_pv_fatal("xen: stack_switch %#lx: %d\n", sp0, rc);
+	/* In a context switch, it ends the switch's multicall. */
+	if (xen_pv_switch_queue(__HYPERVISOR_stack_switch, __KERNEL_DS, sp0)) {
+		xen_pv_switch_send();
+	} else {
+		rc = HYPERVISOR_stack_switch(__KERNEL_DS, sp0);
+		if (rc)
+			xen_pv_fatal("xen: stack_switch %#lx: %d\n", sp0, rc);
+	}
 	this_cpu_write(cpu_tss_rw.x86_tss.sp0, sp0);
+}
+
+/* A user segment register or base: queued in a context switch's tail. */
+static void xen_pv_segment_base(int which, unsigned long val)
+{
+	if (xen_pv_switch_queue(__HYPERVISOR_set_segment_base, which, val))
+		return;
+	if (HYPERVISOR_set_segment_base(which, val))
+		xen_pv_fatal("xen: segment base %d <- %#lx refused\n", which,
+			     val);
 }
 
 static void xen_pv_load_gs_index(unsigned int sel)
 {
-	if (HYPERVISOR_set_segment_base(SEGBASE_GS_USER_SEL, sel))
-		xen_pv_fatal("xen: gs selector %#x refused\n", sel);
+	xen_pv_segment_base(SEGBASE_GS_USER_SEL, sel);
 }
 
 /*
@@ -140,8 +155,13 @@ static void xen_pv_write_msr(unsigned int msr, unsigned int lo, unsigned int hi)
 		native_write_msr_safe(msr, lo, hi);
 		return;
 	}
-	if (HYPERVISOR_set_segment_base(which, val))
-		xen_pv_fatal("xen: segment base %u <- %#lx refused\n", which, val);
+	/* The kernel's own GS base is never queued: the kernel uses it. */
+	if (which == SEGBASE_GS_KERNEL) {
+		if (HYPERVISOR_set_segment_base(which, val))
+			xen_pv_fatal("xen: kernel GS base %#lx refused\n", val);
+		return;
+	}
+	xen_pv_segment_base(which, val);
 }
 
 /*

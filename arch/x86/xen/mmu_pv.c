@@ -71,6 +71,8 @@ enum xen_pv_lazy {
 
 static DEFINE_PER_CPU(enum xen_pv_lazy, xen_pv_lazy);
 static DEFINE_PER_CPU(struct xen_mcb, xen_pv_mcb);
+/* Between the end of a context switch's lazy section and load_sp0. */
+static DEFINE_PER_CPU(bool, xen_pv_switch_tail);
 /* The page-table lock whose release must send this CPU's batch first. */
 DEFINE_PER_CPU(struct qspinlock *, xen_pv_unlock_sends);
 /* cr3 as Linux sees it: the physical address of the L4 (a pfn). */
@@ -444,6 +446,9 @@ static void xen_pv_leave_lazy_mmu(void)
  */
 void xen_pv_start_context_switch(struct task_struct *prev)
 {
+	/* The last switch's tail ends with load_sp0, which sends it. */
+	if (WARN_ON_ONCE(this_cpu_read(xen_pv_switch_tail)))
+		this_cpu_write(xen_pv_switch_tail, false);
 	xen_pv_drain();
 	if (this_cpu_read(xen_pv_lazy) == XEN_PV_LAZY_MMU)
 		set_ti_thread_flag(task_thread_info(prev), TIF_LAZY_MMU_UPDATES);
@@ -457,6 +462,50 @@ void xen_pv_end_context_switch(struct task_struct *next)
 	if (test_and_clear_ti_thread_flag(task_thread_info(next),
 					  TIF_LAZY_MMU_UPDATES))
 		xen_pv_enter_lazy_mmu();
+	this_cpu_write(xen_pv_switch_tail, true);
+}
+
+/*
+ * The tail of a context switch: after the lazy section above, __switch_to
+ * loads the next task's FS base and GS selector (up to three
+ * set_segment_base calls, two of them for a null GS on AMD) and then its
+ * kernel stack (load_sp0, stack_switch), with interrupts off.  All of it
+ * matters only once the task is back in user mode, and nothing reads it
+ * on the way, so it goes to Xen as one multicall, sent by load_sp0.
+ */
+
+/**
+ * xen_pv_switch_queue() - queue a call of the context switch's tail
+ * @op: the hypercall (set_segment_base or stack_switch)
+ * @a0: its first argument
+ * @a1: its second argument
+ *
+ * Return: true if queued, false outside the tail (the caller makes the
+ * call itself).
+ */
+bool xen_pv_switch_queue(unsigned int op, unsigned long a0, unsigned long a1)
+{
+	struct xen_mcb *b = this_cpu_ptr(&xen_pv_mcb);
+
+	if (!this_cpu_read(xen_pv_switch_tail))
+		return false;
+	lockdep_assert_irqs_disabled();
+	if (!xen_mcb_call(b, op, a0, a1, 0)) {
+		xen_pv_mcb_flush(XEN_MC_FULL);
+		xen_mcb_call(b, op, a0, a1, 0);
+	}
+	return true;
+}
+
+/**
+ * xen_pv_switch_send() - end the context switch's tail: send what it queued
+ */
+void xen_pv_switch_send(void)
+{
+	if (this_cpu_read(xen_pv_switch_tail)) {
+		this_cpu_write(xen_pv_switch_tail, false);
+		xen_pv_mcb_flush(XEN_MC_SWITCH);
+	}
 }
 
 /* An mmuext_op, batched like the entry writes in a lazy section. */

@@ -167,6 +167,12 @@ static bool xen_mc_send_one(struct multicall_entry *e)
 		e->result = xen_mc_va_mapping(e->args[0], e->args[1],
 					      e->args[2]);
 		return true;
+	case __HYPERVISOR_stack_switch:
+		e->result = HYPERVISOR_stack_switch(e->args[0], e->args[1]);
+		return true;
+	case __HYPERVISOR_set_segment_base:
+		e->result = HYPERVISOR_set_segment_base(e->args[0], e->args[1]);
+		return true;
 	}
 	return false;
 }
@@ -224,7 +230,9 @@ int xen_mcb_send(struct xen_mcb *b, enum xen_mc_reason why)
 
 static int xen_mc_show(struct seq_file *m, void *unused)
 {
-	static const char * const reasons[] = { "full", "lazy", "sync", "unlock" };
+	static const char * const reasons[] = {
+		"full", "lazy", "sync", "unlock", "switch"
+	};
 	static const char * const direct[] = {
 		"mmu_update", "mmuext_op", "update_va_mapping"
 	};

@@ -15,6 +15,8 @@
  * @XEN_MC_SYNC: someone needs the updates done now
  * @XEN_MC_UNLOCK: the page-table lock the updates were made under is
  *	being released
+ * @XEN_MC_SWITCH: the end of a context switch (segment bases and the
+ *	kernel stack of the next task)
  * @XEN_MC_NR_REASONS: number of reasons
  */
 enum xen_mc_reason {
@@ -22,6 +24,7 @@ enum xen_mc_reason {
 	XEN_MC_LAZY,
 	XEN_MC_SYNC,
 	XEN_MC_UNLOCK,
+	XEN_MC_SWITCH,
 	XEN_MC_NR_REASONS,
 };
 
