@@ -81,6 +81,7 @@ int xb_register_driver(struct xenbus_bus *xbus, struct xenbus_driver *drv,
 
 int xs_comms_init(struct xenstore_domain_interface *intf,
 		  evtchn_port_t port);
+int xs_comms_rebind(evtchn_port_t port);
 int xs_send_and_wait(struct xs_request *req);
 
 char *xs_watch_event_alloc(unsigned int len, gfp_t gfp);
@@ -91,5 +92,6 @@ int xs_watch_init(void);
 /* /dev/xen/xenbus, also xenfs's "xenbus". */
 extern const struct file_operations xen_xenbus_fops;
 void xs_local_event(void);
+int xenbus_local_handover(domid_t domid);
 
 #endif /* _XEN_XENBUS_XENBUS_H */

@@ -68,6 +68,7 @@
 
 static struct xenstore_domain_interface *xs_intf;
 static evtchn_port_t xs_port;
+static int xs_irq;
 static DECLARE_WAIT_QUEUE_HEAD(xs_ring_wait);
 static DEFINE_MUTEX(xs_send_lock);
 static DEFINE_SPINLOCK(xs_flight_lock);
@@ -145,7 +146,7 @@ static int xs_write(const void *data, unsigned int len)
 		room = xs_write_room();
 		if (!room) {
 			/* Let xenstored drain what is there, then wait. */
-			notify_remote_via_evtchn(xs_port);
+			notify_remote_via_evtchn(READ_ONCE(xs_port));
 			wait_event_timeout(xs_ring_wait,
 					   (room = xs_write_room()) != 0,
 					   XS_TIMEOUT);
@@ -232,7 +233,7 @@ int xs_send_and_wait(struct xs_request *req)
 		rc = xs_write(req->vec[i].iov_base, req->vec[i].iov_len);
 	virt_mb();	/* the new req_prod is visible before req_cons is read */
 	if (xs_request_needs_event(old_prod, READ_ONCE(xs_intf->req_cons)))
-		notify_remote_via_evtchn(xs_port);
+		notify_remote_via_evtchn(READ_ONCE(xs_port));
 	mutex_unlock(&xs_send_lock);
 	if (rc) {
 		xs_forget(req);
@@ -290,7 +291,7 @@ static int xs_read_some(void *data, unsigned int len)
 	virt_mb();	/* the bytes copied before their space is freed */
 	WRITE_ONCE(xs_intf->rsp_cons, cons + n);
 	if (avail == XENSTORE_RING_SIZE)
-		notify_remote_via_evtchn(xs_port);
+		notify_remote_via_evtchn(READ_ONCE(xs_port));
 	return n;
 }
 
@@ -470,5 +471,29 @@ int xs_comms_init(struct xenstore_domain_interface *intf, evtchn_port_t port)
 		xs_intf = NULL;
 		return irq;
 	}
+	xs_irq = irq;
+	return 0;
+}
+
+/**
+ * xs_comms_rebind() - go on with the same ring through another port
+ * @port: the new event channel, ours
+ *
+ * For dom0 giving its ring to a xenstore domain before any xenstored
+ * has connected: what the ring holds stays, the old port is closed.
+ *
+ * Return: 0, or a negative errno with the old port kept.
+ */
+int xs_comms_rebind(evtchn_port_t port)
+{
+	int irq, old = xs_irq;
+
+	irq = bind_evtchn_to_irqhandler_lateeoi(port, xs_interrupt, 0, "xenbus",
+						NULL);
+	if (irq < 0)
+		return irq;
+	WRITE_ONCE(xs_port, port);
+	xs_irq = irq;
+	unbind_from_irqhandler(old, NULL);
 	return 0;
 }

@@ -29,9 +29,12 @@
 #include <asm/xen/hypervisor.h>
 #include <asm/xen/page.h>
 #include <xen/events.h>
+#include <xen/grant_table.h>
 #include <xen/hvm.h>
 #include <xen/interface/event_channel.h>
+#include <xen/interface/grant_table.h>
 #include <xen/interface/xen.h>
+#include <xen/page.h>
 #include <xen/xenbus.h>
 #include <xen/xen.h>
 
@@ -122,10 +125,55 @@ void xs_local_event(void)
  */
 void *xenbus_local_ring(evtchn_port_t *port)
 {
-	*port = xs_local_port;
+	*port = READ_ONCE(xs_local_port);
 	return xs_local_intf;
 }
 EXPORT_SYMBOL_GPL(xenbus_local_ring);
+
+/**
+ * xenbus_local_handover() - offer dom0's ring to a xenstore domain
+ * @domid: the domain that is to serve xenstore
+ *
+ * Grants @domid the ring's page in the grant ref reserved for xenstore
+ * and moves the ring to a new port that @domid may bind.  Only before a
+ * xenstored has connected: one that has would not know the new port.
+ *
+ * Return: the new port; -ENODEV when this domain's xenstore is not its
+ * own, -EEXIST once a xenstored has connected, or another negative errno
+ * (nothing changed).
+ */
+int xenbus_local_handover(domid_t domid)
+{
+	struct evtchn_alloc_unbound alloc = {
+		.dom = DOMID_SELF,
+		.remote_dom = domid,
+	};
+	int rc;
+
+	if (xen_store_domain_type != XS_LOCAL || !xs_local_intf)
+		return -ENODEV;
+	mutex_lock(&xs_notifier_lock);
+	rc = -EEXIST;
+	if (READ_ONCE(xs_ready))
+		goto out;
+	rc = HYPERVISOR_event_channel_op(EVTCHNOP_alloc_unbound, &alloc);
+	if (rc)
+		goto out;
+	rc = xs_comms_rebind(alloc.port);
+	if (rc) {
+		xen_evtchn_close(alloc.port);
+		goto out;
+	}
+	gnttab_grant_foreign_access_ref(GNTTAB_RESERVED_XENSTORE, domid,
+					virt_to_gfn(xs_local_intf), 0);
+	WRITE_ONCE(xs_local_port, alloc.port);
+	pr_info("xenstore: ring offered to domain %u (port %u)\n", domid,
+		alloc.port);
+	rc = alloc.port;
+out:
+	mutex_unlock(&xs_notifier_lock);
+	return rc;
+}
 
 static struct xenstore_domain_interface *__init xs_local_init(u64 *port)
 {
