@@ -41,9 +41,12 @@ if os.environ.get('XEN_PVOPS_DOM0_EXTRA'):
 def dom0_args(kernel):
     """dom0's command line.  Ours prints from setup_arch's start on its
     own (its boot console, unless earlyprintk= is given), where
-    earlyprintk=xen would start only after the memory map is read."""
+    earlyprintk=xen would start only after the memory map is read.
+    Ours also offers its xenstore ring through /dev/xen/xenbus_backend
+    before xenstored starts (pvops.xsbackend=1, job/xsbackend.c)."""
     if kernel in ('ours', 'deb'):
-        return DOM0_ARGS.replace('earlyprintk=xen ', '')
+        return DOM0_ARGS.replace('earlyprintk=xen ', '') + \
+            ' pvops.xsbackend=1'
     return DOM0_ARGS
 
 

@@ -70,6 +70,8 @@ def job_tool(jobdir, name):
 def make_job(jobdir, kernels, assets, domus):
     for sub in ('cfg', 'kernels', 'out'):
         os.makedirs(os.path.join(jobdir, sub), exist_ok=True)
+    # dom0's init runs it before xenstored when told to (dom0_args).
+    job_tool(jobdir, 'xsbackend')
     shutil.copy(os.path.join(assets, 'guest.cpio.gz'), jobdir)
     os.makedirs(os.path.join(jobdir, 'sh'), exist_ok=True)
     for sh in sorted(os.listdir(JOB)):

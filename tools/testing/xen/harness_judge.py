@@ -180,6 +180,14 @@ def judge_dom0(s, serial, in_time=True):
                           {'add': 'added', 'uevent': 'announced with its '
                            'XENBUS_PATH', 'del': 'removed with it'}[k]
                           for k in bad) + f' (see {serial})', serial)
+    # /dev/xen/xenbus_backend, before and after xenstored (dom0-init).
+    for when in ('before', 'after'):
+        xsb = re.search(MARK + rf'dom0 xsbackend ({when} .*|FAIL.*)', text)
+        if s.kernel == 'ours' and not (xsb and xsb.group(1).startswith(
+                when + ' ok')):
+            return Result(s, False, '/dev/xen/xenbus_backend ' + (
+                xsb.group(1) if xsb else f'not checked {when} xenstored')
+                + f' (job/xsbackend.c; see {serial})', serial)
     irqs = re.search(MARK + r'dom0 irqs (.*)', text)
     irqs = parse_fields(irqs.group(1)) if irqs else {}
     if s.kernel == 'ours' and irqs.get('msi', '0') == '0':
