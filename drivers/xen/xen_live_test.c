@@ -434,6 +434,37 @@ static void grant_map_ring_self_test(struct kunit *test)
 }
 
 /*
+ * The same from another domain's grants, as a backend maps its
+ * frontend's ring: in an HVM container, the path that maps them over
+ * empty pages.  dom0 offers two pages, filled with 0x50 and 0x51, and
+ * names them in our data/pvops-ring (the harness's job/gntoffer.c); it
+ * watches for the 0xa5 written back through the mapping.
+ */
+static void grant_map_ring_dom0_test(struct kunit *test)
+{
+	struct xenbus_device *xdev;
+	grant_ref_t refs[2];
+	unsigned char *ring;
+	void *addr;
+
+	if (xenbus_scanf(XBT_NIL, "data", "pvops-ring", "%u %u", &refs[0],
+			 &refs[1]) != 2)
+		kunit_skip(test, "dom0 offered no pages (data/pvops-ring)");
+	xdev = ring_test_dev(test, 0);
+
+	KUNIT_ASSERT_EQ(test, xenbus_map_ring_valloc(xdev, refs, 2, &addr), 0);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	ring = addr;
+	KUNIT_EXPECT_EQ(test, ring[0], 0x50);
+	KUNIT_EXPECT_EQ(test, ring[PAGE_SIZE - 1], 0x50);
+	KUNIT_EXPECT_EQ(test, ring[PAGE_SIZE], 0x51);
+	KUNIT_EXPECT_EQ(test, ring[2 * PAGE_SIZE - 1], 0x51);
+	WRITE_ONCE(ring[PAGE_SIZE + 7], 0xa5);
+	KUNIT_EXPECT_EQ(test, xenbus_unmap_ring_vfree(xdev, addr), 0);
+	KUNIT_EXPECT_EQ(test, xenbus_unmap_ring_vfree(xdev, addr), -ENOENT);
+}
+
+/*
  * A ring whose second grant is not there: the map fails whole and
  * the first grant, mapped for a moment, is free again.  In an HVM
  * container (which cannot map its own grants, see above) both are
@@ -656,6 +687,7 @@ static struct kunit_case grant_live_cases[] = {
 	KUNIT_CASE(grant_copy_self_test),
 	KUNIT_CASE(grant_grow_test),
 	KUNIT_CASE(grant_map_ring_self_test),
+	KUNIT_CASE(grant_map_ring_dom0_test),
 	KUNIT_CASE(grant_map_ring_bad_ref_test),
 	KUNIT_CASE(unpopulated_pages_test),
 	KUNIT_CASE(shbuf_frontend_test),

@@ -181,14 +181,23 @@ XBDEV_LINES = [r'pvopstest-1: .*backend-id is not a domain id',
                r'pvopstest-2: .*holds "42", not a state: closing']
 
 
-def judge_xbdev(s, res):
-    """Judge the log lines of the bad test devices (xbtest_setup)."""
+def judge_xbdev(s, res, out, serial):
+    """Judge the log lines of the bad test devices (xbtest_setup), and
+    that the pages dom0 granted (job/gntoffer.c) were written through
+    the KUnit case's mapping of them."""
     text = read(res.logfile)
     for pat in XBDEV_LINES:
         n = len(re.findall(pat, text))
         if n != 1:
             return Result(s, False, f'{n} log lines match {pat!r}, '
                           'expected exactly 1', res.logfile)
+    last = last_attempt(s, out, serial)
+    domid = parse_fields(last[1]).get('domid') if last else None
+    glog = os.path.join(out, f'gntoffer-{domid}.log')
+    if 'seen' not in read(glog).split():
+        return Result(s, False, 'dom0 never saw the byte the KUnit case '
+                      'wrote through its mapping of dom0\'s grants '
+                      f'(job/gntoffer.c: {glog})', res.logfile)
     return Result(s, True, res.why + '; bad backends logged once each',
                   res.logfile)
 

@@ -297,6 +297,9 @@ def make_job(jobdir, kernels, assets, domus):
             script.append(f'run_repeat {s.name} {s.name}.cfg {s.timeout} '
                           f'{s.repeat} {s.flake_retries}\n')
             continue
+        if s.xbdev:
+            # Pages for the KUnit case that maps dom0's grants.
+            job_tool(jobdir, 'gntoffer')
         script.append(f'run_domu {s.name} {s.name}.cfg {s.timeout} '
                       f'{s.flake_retries}'
                       + (' xbtest_setup' if s.xbdev else '') + '\n')

@@ -104,7 +104,8 @@ def judge_domu(s, out, serial):
             return res
         res = judge_kunit(s, res.logfile, res.logfile,
                           os.path.join(out, 'kunit', s.name))
-        return judge_xbdev(s, res) if res.ok and s.xbdev else res
+        return judge_xbdev(s, res, out, serial) if res.ok and s.xbdev \
+            else res
     return judge_domu_boot(s, out, serial)
 
 

@@ -23,6 +23,16 @@ xbtest_setup() {
 	xenstore-chmod $fe n0 r$d
 	xenstore-write $fe/1/backend-id 70000 $be/2/state 42
 	xbtest_backend $d > /job/out/xbtest-$d.log 2>&1 &
+	# Two pages dom0 grants it (job/gntoffer.c), named in data/pvops-ring
+	# for the KUnit case that maps another domain's ring.
+	/job/gntoffer $d > /job/out/gntoffer-$d.log 2>&1 &
+	local end=$(after 10)
+	until grep -q '^refs ' /job/out/gntoffer-$d.log; do
+		past $end && return 1
+		sleep 0.1
+	done
+	xenstore-write /local/domain/$d/data/pvops-ring \
+		"$(sed -n 's/^refs //p' /job/out/gntoffer-$d.log)"
 }
 
 # xbtest_backend DOMID: the backend of device 0, driven by its frontend's
