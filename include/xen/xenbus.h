@@ -240,6 +240,8 @@ void unregister_xenstore_notifier(struct notifier_block *nb);
 
 bool xenbus_ready(void);
 void *xenbus_local_ring(evtchn_port_t *port);
+struct vm_area_struct;
+int xenbus_local_ring_mmap(struct vm_area_struct *vma);
 
 /* Helpers for drivers (xenbus_client.c). */
 const char *xenbus_strstate(enum xenbus_state state);

@@ -15,7 +15,6 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/miscdevice.h>
-#include <linux/mm.h>
 #include <xen/xenbus.h>
 #include <xen/xenbus_dev.h>
 #include <xen/xen.h>
@@ -53,17 +52,9 @@ static long xb_backend_ioctl(struct file *file, unsigned int cmd,
 /* One page, shared, at offset 0: the ring itself. */
 static int xb_backend_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	evtchn_port_t port;
-	void *ring = xenbus_local_ring(&port);
-
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (!ring)
-		return -ENODEV;
-	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
-		return -EINVAL;
-	return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(__pa(ring)),
-			       PAGE_SIZE, vma->vm_page_prot);
+	return xenbus_local_ring_mmap(vma);
 }
 
 static const struct file_operations xb_backend_fops = {

@@ -19,6 +19,7 @@
  */
 #include <linux/init.h>
 #include <linux/io.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/pfn.h>
@@ -129,6 +130,28 @@ void *xenbus_local_ring(evtchn_port_t *port)
 	return xs_local_intf;
 }
 EXPORT_SYMBOL_GPL(xenbus_local_ring);
+
+/**
+ * xenbus_local_ring_mmap() - map dom0's ring into a process
+ * @vma: the mapping: one page, shared, at offset 0
+ *
+ * For the xenstored that serves the ring (xenfs xsd_kva,
+ * /dev/xen/xenbus_backend).
+ *
+ * Return: 0, -ENODEV when this domain's xenstore is not its own, or
+ * -EINVAL for another size or offset.
+ */
+int xenbus_local_ring_mmap(struct vm_area_struct *vma)
+{
+	if (!xs_local_intf)
+		return -ENODEV;
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	return remap_pfn_range(vma, vma->vm_start,
+			       PHYS_PFN(__pa(xs_local_intf)), PAGE_SIZE,
+			       vma->vm_page_prot);
+}
+EXPORT_SYMBOL_GPL(xenbus_local_ring_mmap);
 
 /**
  * xenbus_local_handover() - offer dom0's ring to a xenstore domain

@@ -61,15 +61,7 @@ static const struct file_operations xenfs_xsd_port_fops = {
 /* One page, shared, at offset 0: the ring itself. */
 static int xenfs_xsd_kva_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	evtchn_port_t port;
-	void *ring = xenbus_local_ring(&port);
-
-	if (!ring)
-		return -ENODEV;
-	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
-		return -EINVAL;
-	return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(__pa(ring)),
-			       PAGE_SIZE, vma->vm_page_prot);
+	return xenbus_local_ring_mmap(vma);
 }
 
 static const struct file_operations xenfs_xsd_kva_fops = {

@@ -110,7 +110,8 @@ def per_loop(base, loaded, n):
             'pt_calls': sum(calls.get(op, 0.0) for op in PAGE_TABLE_OPS) +
             (loaded.pt_multicalls - base.pt_multicalls) / n,
             'calls': calls, 'mmu_calls': mmu,
-            'per_mmu': entries / mmu if mmu else 0.0,
+            # Below a call in 20 loops, the ratio is only noise.
+            'per_mmu': entries / mmu if mmu >= 0.05 else 0.0,
             'subcalls': (sum(loaded.subcalls.values()) -
                          sum(base.subcalls.values())) / n}
 
@@ -218,6 +219,11 @@ def judge_loopbench(s, out, serial, fig):
                                     f'reference\'s {ref[key]:.2f}')
         else:
             text += f'; no {ref_name} in this run to compare with'
+    return hcalls_result(s, text, problems, serial, fig, rows)
+
+
+def hcalls_result(s, text, problems, serial, fig, rows):
+    """The verdict: @text, and @problems if any (each fails it)."""
     r = Result(s, not problems, text + (': ' + '; '.join(problems)
                                         if problems else ''),
                serial, metric=fig['hypercalls'])
@@ -294,8 +300,4 @@ def judge_hcalls(s, out, serial):
                             'hypercalls (wanted at most 1.0)')
     else:
         text += f'; no {ref_name} in this run to compare with'
-    r = Result(s, not problems, text + (': ' + '; '.join(problems)
-                                        if problems else ''),
-               serial, metric=fig['hypercalls'])
-    r.samples = rows
-    return r
+    return hcalls_result(s, text, problems, serial, fig, rows)
