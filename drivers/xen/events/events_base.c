@@ -565,9 +565,15 @@ int bind_evtchn_to_irq_lateeoi(evtchn_port_t port)
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irq_lateeoi);
 
+static void unbind_irq(unsigned int irq, bool close);
+
+/*
+ * Request a bound irq, or undo the bind.  A port the caller gave is the
+ * caller's to close (@close false); one the bind made is closed here.
+ */
 static int request_bound_irq(int irq, irq_handler_t handler,
 			     unsigned long irqflags, const char *devname,
-			     void *dev_id)
+			     void *dev_id, bool close)
 {
 	int rc;
 
@@ -575,7 +581,7 @@ static int request_bound_irq(int irq, irq_handler_t handler,
 		return irq;
 	rc = request_irq(irq, handler, irqflags, devname, dev_id);
 	if (rc) {
-		unbind_from_irq(irq);
+		unbind_irq(irq, close);
 		return rc;
 	}
 	return irq;
@@ -589,14 +595,15 @@ static int request_bound_irq(int irq, irq_handler_t handler,
  * @devname: name in /proc/interrupts
  * @dev_id: cookie for the handler
  *
- * Return: the irq, or a negative errno (nothing is left bound).
+ * Return: the irq, or a negative errno (nothing is left bound; @port
+ * stays open, for the caller to close).
  */
 int bind_evtchn_to_irqhandler(evtchn_port_t port, irq_handler_t handler,
 			      unsigned long irqflags, const char *devname,
 			      void *dev_id)
 {
 	return request_bound_irq(bind_evtchn_to_irq(port), handler, irqflags,
-				 devname, dev_id);
+				 devname, dev_id, false);
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler);
 
@@ -608,7 +615,8 @@ EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler);
  * @devname: name in /proc/interrupts
  * @dev_id: cookie for the handler
  *
- * Return: the irq, or a negative errno (nothing is left bound).
+ * Return: the irq, or a negative errno (nothing is left bound; @port
+ * stays open, for the caller to close).
  */
 int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 				      irq_handler_t handler,
@@ -616,7 +624,7 @@ int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 				      const char *devname, void *dev_id)
 {
 	return request_bound_irq(bind_evtchn_to_irq_lateeoi(port), handler,
-				 irqflags, devname, dev_id);
+				 irqflags, devname, dev_id, false);
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler_lateeoi);
 
@@ -671,7 +679,7 @@ int bind_interdomain_evtchn_to_irqhandler_lateeoi(struct xenbus_device *dev,
 {
 	return request_bound_irq(bind_interdomain_evtchn_to_irq_lateeoi(dev,
 						remote_port),
-				 handler, irqflags, devname, dev_id);
+				 handler, irqflags, devname, dev_id, true);
 }
 EXPORT_SYMBOL_GPL(bind_interdomain_evtchn_to_irqhandler_lateeoi);
 
@@ -735,7 +743,7 @@ int bind_virq_to_irqhandler(unsigned int virq, unsigned int cpu,
 	return request_bound_irq(bind_percpu(EVTCHN_KIND_VIRQ, virq, cpu),
 				 handler,
 				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
-				 devname, dev_id);
+				 devname, dev_id, true);
 }
 EXPORT_SYMBOL_GPL(bind_virq_to_irqhandler);
 
@@ -759,7 +767,7 @@ int bind_ipi_to_irqhandler(enum ipi_vector ipi, unsigned int cpu,
 	return request_bound_irq(bind_percpu(EVTCHN_KIND_IPI, ipi, cpu),
 				 handler,
 				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
-				 devname, dev_id);
+				 devname, dev_id, true);
 }
 EXPORT_SYMBOL_GPL(bind_ipi_to_irqhandler);
 
@@ -771,17 +779,22 @@ EXPORT_SYMBOL_GPL(bind_ipi_to_irqhandler);
  */
 void unbind_from_irq(unsigned int irq)
 {
+	unbind_irq(irq, true);
+}
+EXPORT_SYMBOL_GPL(unbind_from_irq);
+
+static void unbind_irq(unsigned int irq, bool close)
+{
 	struct evtchn_irq *info;
 
 	mutex_lock(&evtchn_bind_lock);
 	info = irq_get_chip_data(irq);
 	if (info && irq_get_chip(irq) == &evtchn_irq_chip)
-		evtchn_unbind(info, true);
+		evtchn_unbind(info, close);
 	else
 		WARN_ONCE(1, "xen: irq %u is not an event channel\n", irq);
 	mutex_unlock(&evtchn_bind_lock);
 }
-EXPORT_SYMBOL_GPL(unbind_from_irq);
 
 /**
  * unbind_from_irqhandler() - free an irq and close its port
