@@ -155,7 +155,8 @@ static void xen_pv_mcb_flush(enum xen_mc_reason why)
 	this_cpu_write(xen_pv_unlock_sends, NULL);
 	rc = xen_mcb_send(this_cpu_ptr(&xen_pv_mcb), why);
 	if (rc)
-		xen_pv_fatal("xen: page-table batch refused: %d\n", rc);
+		xen_pv_fatal("xen: batch of page-table or switch calls refused: %d\n",
+			     rc);
 }
 
 /*
@@ -485,11 +486,13 @@ void xen_pv_end_context_switch(struct task_struct *next)
  */
 bool xen_pv_switch_queue(unsigned int op, unsigned long a0, unsigned long a1)
 {
-	struct xen_mcb *b = this_cpu_ptr(&xen_pv_mcb);
+	struct xen_mcb *b;
 
-	if (!this_cpu_read(xen_pv_switch_tail))
+	/* Also called with preemption on (exec's load_gs_index). */
+	if (!raw_cpu_read(xen_pv_switch_tail))
 		return false;
 	lockdep_assert_irqs_disabled();
+	b = this_cpu_ptr(&xen_pv_mcb);
 	if (!xen_mcb_call(b, op, a0, a1, 0)) {
 		xen_pv_mcb_flush(XEN_MC_FULL);
 		xen_mcb_call(b, op, a0, a1, 0);

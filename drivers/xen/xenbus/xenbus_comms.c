@@ -492,8 +492,11 @@ int xs_comms_rebind(evtchn_port_t port)
 						NULL);
 	if (irq < 0)
 		return irq;
+	/* Senders notify under the lock: none uses the old port after. */
+	mutex_lock(&xs_send_lock);
 	WRITE_ONCE(xs_port, port);
 	xs_irq = irq;
+	mutex_unlock(&xs_send_lock);
 	unbind_from_irqhandler(old, NULL);
 	return 0;
 }

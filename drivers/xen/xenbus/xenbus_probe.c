@@ -91,6 +91,7 @@ EXPORT_SYMBOL_GPL(unregister_xenstore_notifier);
 /* Dom0: the ring it offers its own xenstored, until one connects. */
 static struct xenstore_domain_interface *xs_local_intf;
 static evtchn_port_t xs_local_port;
+static bool xs_local_heard;	/* a xenstored has sent its first event */
 
 static void xs_announce(struct work_struct *work)
 {
@@ -113,8 +114,11 @@ static DECLARE_WORK(xs_announce_work, xs_announce);
  */
 void xs_local_event(void)
 {
-	if (xen_store_domain_type == XS_LOCAL && !READ_ONCE(xs_ready))
+	if (xen_store_domain_type == XS_LOCAL && !READ_ONCE(xs_ready)) {
+		/* Before the work runs: the ring is taken from now on. */
+		WRITE_ONCE(xs_local_heard, true);
 		schedule_work(&xs_announce_work);
+	}
 }
 
 /**
@@ -177,7 +181,7 @@ int xenbus_local_handover(domid_t domid)
 		return -ENODEV;
 	mutex_lock(&xs_notifier_lock);
 	rc = -EEXIST;
-	if (READ_ONCE(xs_ready))
+	if (READ_ONCE(xs_ready) || READ_ONCE(xs_local_heard))
 		goto out;
 	rc = HYPERVISOR_event_channel_op(EVTCHNOP_alloc_unbound, &alloc);
 	if (rc)
