@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/xen/privcmd-buf: memory for hypercall arguments.
+ * /dev/xen/hypercall (privcmd-buf): memory for hypercall arguments.
  *
  * libxencall passes Xen pointers into buffers it mmaps from this file.
  * They are pages of the kernel's own, zeroed, that stay put while
@@ -172,7 +172,7 @@ static const struct file_operations privcmd_buf_fops = {
 };
 
 struct miscdevice privcmd_buf_misc = {
-	.name	= "xen/privcmd-buf",
+	.name	= "xen/hypercall",	/* the name libxencall opens */
 	.fops	= &privcmd_buf_fops,
 	.minor	= MISC_DYNAMIC_MINOR,
 };

@@ -66,7 +66,7 @@ static inline void privcmd_spread_errors(unsigned int n,
 
 struct miscdevice;
 
-/* /dev/xen/privcmd-buf (privcmd-buf.c), registered with privcmd. */
+/* /dev/xen/hypercall (privcmd-buf.c), registered with privcmd. */
 extern struct miscdevice privcmd_buf_misc;
 
 #endif /* _XEN_PRIVCMD_H */

@@ -181,6 +181,13 @@ def judge_dom0(s, serial, in_time=True):
                           {'add': 'added', 'uevent': 'announced with its '
                            'XENBUS_PATH', 'del': 'removed with it'}[k]
                           for k in bad) + f' (see {serial})', serial)
+    # libxencall's buffers come from /dev/xen/hypercall (privcmd-buf).
+    hb = re.search(MARK + r'dom0 hypercall-buf (.*)', text)
+    hb = parse_fields(hb.group(1)) if hb else {}
+    if s.kernel == 'ours' and hb.get('xenstored', '0') == '0':
+        return Result(s, False, 'xenstored holds no /dev/xen/hypercall: '
+                      'libxencall found no buffer device '
+                      f'({hb or "not read"}; see {serial})', serial)
     # /dev/xen/xenbus_backend, before and after xenstored (dom0-init).
     for when in ('before', 'after'):
         xsb = re.search(MARK + rf'dom0 xsbackend ({when} .*|FAIL.*)', text)
