@@ -17,6 +17,9 @@
  * gntalloc grants pages to dom0 itself, and gntdev maps them back: the
  * same memory through both, the byte to clear cleared at the last unmap.
  *
+ * /dev/xen/xenbus_backend, with xenstored up, must offer the ring to no
+ * one again, whatever the domain id, and map only its one page.
+ *
  * Then 2,000 ioctls of random numbers and arguments, over the five
  * devices.  The privcmd file is first restricted to a domain that does
  * not exist, so that no random hypercall reaches Xen on dom0's behalf.
@@ -87,6 +90,43 @@ static void judge(const char *name, enum want want, long rc, int err)
 	(p) = (call);					\
 	judge(name, want, (p) == MAP_FAILED ? -1 : 0, errno);	\
 } while (0)
+
+/*
+ * /dev/xen/xenbus_backend with xenstored up: the ring is taken, so no
+ * domain id, good or bad, may have it offered again, and only its one
+ * page at offset 0 maps.
+ */
+static void xsbackend_cases(void)
+{
+	static const unsigned long domids[] = { 0, 1, 0x7fef, 0x7ff0, 0xffff,
+						 0x10000, ~0UL };
+	int fd = open("/dev/xen/xenbus_backend", O_RDWR | O_CLOEXEC);
+	char name[48];
+	unsigned int i;
+	void *p;
+
+	CASE("xsbackend-open", MUST_WORK, fd);
+	if (fd < 0)
+		return;
+	CASE("xsbackend-evtchn", MUST_WORK,
+	     ioctl(fd, _IOC(_IOC_NONE, 'B', 0, 0), 0));
+	for (i = 0; i < sizeof(domids) / sizeof(domids[0]); i++) {
+		snprintf(name, sizeof(name), "xsbackend-setup-%#lx", domids[i]);
+		CASE(name, MUST_FAIL,
+		     ioctl(fd, _IOC(_IOC_NONE, 'B', 1, 0), domids[i]));
+	}
+	CASE("xsbackend-ioctl-unknown", MUST_FAIL,
+	     ioctl(fd, _IOC(_IOC_NONE, 'B', 7, 0), 0));
+	MAP_CASE("xsbackend-mmap-2-pages", MUST_FAIL, p,
+		 mmap(NULL, 2 * PG, PROT_READ, MAP_SHARED, fd, 0));
+	MAP_CASE("xsbackend-mmap-offset", MUST_FAIL, p,
+		 mmap(NULL, PG, PROT_READ, MAP_SHARED, fd, PG));
+	MAP_CASE("xsbackend-mmap-ring", MUST_WORK, p,
+		 mmap(NULL, PG, PROT_READ, MAP_SHARED, fd, 0));
+	if (p != MAP_FAILED)
+		munmap(p, PG);
+	close(fd);
+}
 
 static int open_dev(const char *path)
 {
@@ -311,7 +351,7 @@ static void dm_op_cases(int pc, unsigned int domid)
 
 static void privcmd_buf_cases(void)
 {
-	int pb = open_dev("/dev/xen/privcmd-buf");
+	int pb = open_dev("/dev/xen/hypercall");
 	unsigned char *p, *q;
 
 	MAP_CASE("privcmd-buf-mmap", MUST_WORK, p,
@@ -791,7 +831,7 @@ int main(int argc, char **argv)
 	dm_op_cases(fds[0], domid);
 	privcmd_buf_cases();
 	{
-		int pb = open_dev("/dev/xen/privcmd-buf");
+		int pb = open_dev("/dev/xen/hypercall");
 		union {
 			struct ioctl_gntalloc_alloc_gref a;
 			unsigned char room[sizeof(struct ioctl_gntalloc_alloc_gref) + 4];
@@ -808,6 +848,7 @@ int main(int argc, char **argv)
 	evtchn_cases(fds[2]);
 	gntalloc_cases(fds[4], fds[1]);
 	vanish_cases(fds[1], fds[2], domid);
+	xsbackend_cases();
 	restrict_privcmd(fds[0]);
 	random_ioctls(fds, 5, seed);
 	for (i = 0; i < 5; i++)
