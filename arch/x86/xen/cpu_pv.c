@@ -87,9 +87,7 @@ static void xen_pv_load_sp0(unsigned long sp0)
 	int rc;
 
 	/* In a context switch, it ends the switch's multicall. */
-	if (xen_pv_switch_queue(__HYPERVISOR_stack_switch, __KERNEL_DS, sp0)) {
-		xen_pv_switch_send();
-	} else {
+	if (!xen_pv_switch_end(__KERNEL_DS, sp0)) {
 		rc = HYPERVISOR_stack_switch(__KERNEL_DS, sp0);
 		if (rc)
 			xen_pv_fatal("xen: stack_switch %#lx: %d\n", sp0, rc);

@@ -501,14 +501,22 @@ bool xen_pv_switch_queue(unsigned int op, unsigned long a0, unsigned long a1)
 }
 
 /**
- * xen_pv_switch_send() - end the context switch's tail: send what it queued
+ * xen_pv_switch_end() - end the context switch's tail with its stack
+ * @ss: the kernel stack segment
+ * @sp0: the next task's kernel stack
+ *
+ * Queues the stack_switch and sends all the tail queued, as one multicall.
+ *
+ * Return: true if done so, false outside the tail (the caller makes the
+ * call itself).
  */
-void xen_pv_switch_send(void)
+bool xen_pv_switch_end(unsigned long ss, unsigned long sp0)
 {
-	if (this_cpu_read(xen_pv_switch_tail)) {
-		this_cpu_write(xen_pv_switch_tail, false);
-		xen_pv_mcb_flush(XEN_MC_SWITCH);
-	}
+	if (!xen_pv_switch_queue(__HYPERVISOR_stack_switch, ss, sp0))
+		return false;
+	this_cpu_write(xen_pv_switch_tail, false);
+	xen_pv_mcb_flush(XEN_MC_SWITCH);
+	return true;
 }
 
 /* An mmuext_op, batched like the entry writes in a lazy section. */

@@ -128,7 +128,7 @@ unsigned long xen_pv_boot_pagetable(const struct start_info *si);
 void xen_pv_start_context_switch(struct task_struct *prev);
 void xen_pv_end_context_switch(struct task_struct *next);
 bool xen_pv_switch_queue(unsigned int op, unsigned long a0, unsigned long a1);
-void xen_pv_switch_send(void);
+bool xen_pv_switch_end(unsigned long ss, unsigned long sp0);
 
 /* mmu_pin_pv.c: the L4 slots of user space, the lower half. */
 #define XEN_PV_USER_PGDS	(PTRS_PER_PGD / 2)

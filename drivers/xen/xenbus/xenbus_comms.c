@@ -68,7 +68,6 @@
 
 static struct xenstore_domain_interface *xs_intf;
 static evtchn_port_t xs_port;
-static int xs_irq;
 static DECLARE_WAIT_QUEUE_HEAD(xs_ring_wait);
 static DEFINE_MUTEX(xs_send_lock);
 static DEFINE_SPINLOCK(xs_flight_lock);
@@ -471,7 +470,6 @@ int xs_comms_init(struct xenstore_domain_interface *intf, evtchn_port_t port)
 		xs_intf = NULL;
 		return irq;
 	}
-	xs_irq = irq;
 	return 0;
 }
 
@@ -486,7 +484,8 @@ int xs_comms_init(struct xenstore_domain_interface *intf, evtchn_port_t port)
  */
 int xs_comms_rebind(evtchn_port_t port)
 {
-	int irq, old = xs_irq;
+	unsigned int old = irq_from_evtchn(xs_port);
+	int irq;
 
 	irq = bind_evtchn_to_irqhandler_lateeoi(port, xs_interrupt, 0, "xenbus",
 						NULL);
@@ -495,7 +494,6 @@ int xs_comms_rebind(evtchn_port_t port)
 	/* Senders notify under the lock: none uses the old port after. */
 	mutex_lock(&xs_send_lock);
 	WRITE_ONCE(xs_port, port);
-	xs_irq = irq;
 	mutex_unlock(&xs_send_lock);
 	unbind_from_irqhandler(old, NULL);
 	return 0;
