@@ -29,12 +29,21 @@ balloon_move() {
 	moved=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.2f", $1 - $2 }')
 }
 
-# balloon_seen LOG MIB COUNT: wait (10 s at most) for the guest's COUNTth
-# MemTotal line (guest-init) that gives its target as MIB: it printed
-# one once its MemTotal stopped moving there.
+# balloon_seen LOG MIB: wait (10 s at most) until the guest's newest
+# MemTotal line (guest-init) gives its target as MIB.  The guest prints
+# one only when its MemTotal stopped moving at a value it did not print
+# last: after a short stay at HIGH that it never printed, its MemTotal
+# back at LOW is the one it printed last, and it prints nothing new.
+# What counts is which target the newest line is at, not how many lines
+# there are.
 balloon_seen() {
+	local end want=$(($2 * 1024))
 	[ "$slack" != 0 ] && return 0	# its sysfs target is not xl's
-	wait_log "$1" "PVOPS-HARNESS: mem total_kb=[0-9]* target_kb=$(($2 * 1024)) " "$3" 100
+	end=$(after 100)
+	until [ "$(sed -n 's/.*PVOPS-HARNESS: mem total_kb=[0-9]* target_kb=\([0-9]*\) .*/\1/p' "$1" | tail -n 1)" = "$want" ]; do
+		past $end && return 1
+		sleep 0.1
+	done
 }
 
 # run_balloon NAME CFG TIMEOUT CYCLES LOW HIGH SLACK: boot the domU (in
@@ -63,7 +72,6 @@ run_balloon() {
 	step boot=ok domid=$id mem=$(mem_of $id)
 	i=1 downs= ups=
 	while [ $i -le "$cycles" ]; do
-		seen_low=$(grep -c "PVOPS-HARNESS: mem total_kb=[0-9]* target_kb=$((low * 1024)) " "$log")
 		if ! balloon_move "$n" "$id" "$low" 120 "$slack"; then
 			step cycle=$i down=failed mem=$(mem_of $id)
 			xl destroy "$n"; return 1
@@ -76,11 +84,10 @@ run_balloon() {
 		# in the last (so that the one after it at HIGH comes), wait
 		# for the guest's line at LOW before going up.
 		if { [ $i = 1 ] || [ $i = "$cycles" ]; } &&
-		   ! balloon_seen "$log" "$low" $((seen_low + 1)); then
+		   ! balloon_seen "$log" "$low"; then
 			step cycle=$i down=no-memtotal-line
 			xl destroy "$n"; return 1
 		fi
-		seen_high=$(grep -c "PVOPS-HARNESS: mem total_kb=[0-9]* target_kb=$((high * 1024)) " "$log")
 		if ! balloon_move "$n" "$id" "$high" 120 "$slack"; then
 			step cycle=$i up=failed mem=$(mem_of $id)
 			xl destroy "$n"; return 1
@@ -89,7 +96,7 @@ run_balloon() {
 		downs="$downs $d" ups="$ups $moved"
 		i=$((i + 1))
 	done
-	if ! balloon_seen "$log" "$high" $((seen_high + 1)); then
+	if ! balloon_seen "$log" "$high"; then
 		step cycle=$cycles up=no-memtotal-line
 		xl destroy "$n"; return 1
 	fi
