@@ -52,7 +52,7 @@ help:
 	@echo 'make bench-report  run every benchmark, ours against the reference, and write a Markdown page with SVG charts'
 	@echo 'make patches       the subtree as a patch series against Linux 6.12 in patches/ (checkpatch, htmldocs)'
 	@echo 'make patches-build build every patch of that series with the lean config (about an hour, first time)'
-	@echo 'make tools-selftest  the decision rules of the test tools (bisect-perf) on made-up figures'
+	@echo 'make tools-selftest  the decision rules of the test tools (bisect-perf, the fault reading) on made-up input'
 	@echo 'make clean         remove our build directories (keeps source, ccache, assets)'
 	@echo 'make distclean     remove all of $(CACHE)'
 
@@ -122,6 +122,7 @@ patches-build: patches
 # The test tools' own rules, on made-up figures: quick, in make check.
 tools-selftest:
 	@$(PY) tools/testing/xen/bisect-perf --selftest
+	@$(PY) tools/testing/xen/fault-selftest
 
 # The commit between GOOD and BAD that made BENCH worse (bisect-perf
 # --help); needs the reference kernel and the harness's assets.
