@@ -125,6 +125,26 @@ static void netback_tx_answer(struct netback_queue *q,
 		netback_tx_respond(q, slots[i].id, status);
 }
 
+/*
+ * Our side of a grant copy: Xen counts in its own pages, which a page of
+ * ours may hold several of (a kernel with pages larger than 4 KiB).
+ * @off is the offset in @page; one copy must stay within the Xen page
+ * that holds it.
+ */
+static void netback_copy_local(struct gnttab_copy_ptr *p, struct page *page,
+			       unsigned int off)
+{
+	p->u.gmfn = xen_page_to_gfn(page) + (off >> XEN_PAGE_SHIFT);
+	p->domid = DOMID_SELF;
+	p->offset = off % XEN_PAGE_SIZE;
+}
+
+/* The bytes from @off to the end of the Xen page that holds it. */
+static unsigned int netback_xen_page_left(unsigned int off)
+{
+	return XEN_PAGE_SIZE - off % XEN_PAGE_SIZE;
+}
+
 /* Copy the packet's bytes into @pages, one after the other. */
 static bool netback_tx_copy(struct netback_queue *q,
 			    const struct netif_tx_request *slots,
@@ -138,14 +158,12 @@ static bool netback_tx_copy(struct netback_queue *q,
 		src = slots[i].offset;
 		left = i ? slots[i].size : first_len;
 		while (left) {
-			chunk = min_t(unsigned int, left, PAGE_SIZE - off);
+			chunk = min(left, netback_xen_page_left(off));
 			op = netback_copy_op(q);
 			op->source.u.ref = slots[i].gref;
 			op->source.domid = q->vif->xdev->otherend_id;
 			op->source.offset = src;
-			op->dest.u.gmfn = xen_page_to_gfn(pages[p]);
-			op->dest.domid = DOMID_SELF;
-			op->dest.offset = off;
+			netback_copy_local(&op->dest, pages[p], off);
 			op->len = chunk;
 			op->flags = GNTCOPY_source_gref;
 			src += chunk;
@@ -400,7 +418,10 @@ static bool netback_tx_pass(struct netback_queue *q)
 
 /* ---- the guest's receive ring ---- */
 
-/* Copy @len bytes at @page + @off of ours into the guest's buffers. */
+/*
+ * Copy @len bytes at @page + @off of ours into the guest's buffers, each
+ * one Xen page.
+ */
 static void netback_rx_chunk(struct netback_queue *q,
 			     const struct netif_rx_request *bufs,
 			     unsigned int *slot, unsigned int *doff,
@@ -414,12 +435,10 @@ static void netback_rx_chunk(struct netback_queue *q,
 		/* Neither side of one copy may cross a page. */
 		page += off >> PAGE_SHIFT;
 		off &= ~PAGE_MASK;
-		chunk = min3(len, (unsigned int)PAGE_SIZE - off,
-			     (unsigned int)PAGE_SIZE - *doff);
+		chunk = min3(len, netback_xen_page_left(off),
+			     (unsigned int)XEN_PAGE_SIZE - *doff);
 		op = netback_copy_op(q);
-		op->source.u.gmfn = xen_page_to_gfn(page);
-		op->source.domid = DOMID_SELF;
-		op->source.offset = off;
+		netback_copy_local(&op->source, page, off);
 		op->dest.u.ref = bufs[*slot].gref;
 		op->dest.domid = q->vif->xdev->otherend_id;
 		op->dest.offset = *doff;
@@ -428,7 +447,7 @@ static void netback_rx_chunk(struct netback_queue *q,
 		off += chunk;
 		len -= chunk;
 		*doff += chunk;
-		if (*doff == PAGE_SIZE) {
+		if (*doff == XEN_PAGE_SIZE) {
 			(*slot)++;
 			*doff = 0;
 		}
@@ -464,7 +483,7 @@ static u8 netback_rx_gso_type(struct netback_vif *vif,
 static unsigned int netback_rx_slots(struct netback_vif *vif,
 				     const struct sk_buff *skb)
 {
-	unsigned int need = DIV_ROUND_UP(skb->len, PAGE_SIZE);
+	unsigned int need = DIV_ROUND_UP(skb->len, XEN_PAGE_SIZE);
 	u8 gso = netback_rx_gso_type(vif, skb);
 
 	if (!skb->len || gso == NETBACK_RX_GSO_REFUSED ||
@@ -544,7 +563,8 @@ static int netback_rx_one(struct netback_queue *q, struct sk_buff *skb)
 	else if (skb->ip_summed == CHECKSUM_UNNECESSARY)
 		flags |= NETRXF_data_validated;
 	for (i = 0; i < data; i++) {
-		len = min_t(unsigned int, skb->len - i * PAGE_SIZE, PAGE_SIZE);
+		len = min_t(unsigned int, skb->len - i * XEN_PAGE_SIZE,
+			    XEN_PAGE_SIZE);
 		rsp = &s->ring[xen_back_ring_slot(&q->rx,
 						  q->rx.rsp_prod_pvt++)].rsp;
 		rsp->id = bufs[i].id;
