@@ -101,6 +101,13 @@ static const struct xen_balloon_ops xen_balloon_ops = {
 
 static void xen_balloon_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(xen_balloon_worker, xen_balloon_work);
+/*
+ * The worker's queue is unbound: a run of a per-CPU queue is tied to the
+ * CPU that queued it, often the one a busy program holds, and would
+ * have half of it, where an unbound one goes to whichever CPU is free.
+ * Freezable: the balloon stands still while the domain suspends.
+ */
+static struct workqueue_struct *xen_balloon_wq;
 
 static void xen_balloon_work(struct work_struct *work)
 {
@@ -130,9 +137,9 @@ static void xen_balloon_work(struct work_struct *work)
 	mutex_unlock(&xen_balloon_lock);
 
 	if (state == XEN_BALLOON_MORE)
-		queue_delayed_work(system_freezable_wq, &xen_balloon_worker, 0);
+		queue_delayed_work(xen_balloon_wq, &xen_balloon_worker, 0);
 	else if (state == XEN_BALLOON_WAIT)
-		queue_delayed_work(system_freezable_wq, &xen_balloon_worker,
+		queue_delayed_work(xen_balloon_wq, &xen_balloon_worker,
 				   delay * HZ);
 }
 
@@ -143,7 +150,7 @@ static void xen_balloon_aim(unsigned long pages)
 	xen_balloon_wanted = pages;
 	xen_balloon_aims++;
 	spin_unlock(&xen_balloon_wanted_lock);
-	mod_delayed_work(system_freezable_wq, &xen_balloon_worker, 0);
+	mod_delayed_work(xen_balloon_wq, &xen_balloon_worker, 0);
 }
 
 /**
@@ -157,7 +164,7 @@ static void xen_balloon_aim(unsigned long pages)
 void xen_balloon_kick(void)
 {
 	if (READ_ONCE(xen_balloon.state) == XEN_BALLOON_STUCK)
-		mod_delayed_work(system_freezable_wq, &xen_balloon_worker, 0);
+		mod_delayed_work(xen_balloon_wq, &xen_balloon_worker, 0);
 }
 
 /*
@@ -464,7 +471,7 @@ static void __init xen_balloon_pay_debt(void)
 	if (debt) {
 		pr_warn("xen: balloon: %lu KiB still to give back; until then, touching them may crash this domain\n",
 			debt * KB_PER_PAGE);
-		mod_delayed_work(system_freezable_wq, &xen_balloon_worker,
+		mod_delayed_work(xen_balloon_wq, &xen_balloon_worker,
 				 xen_balloon.schedule_delay * HZ);
 	}
 }
@@ -475,6 +482,10 @@ static int __init xen_balloon_init(void)
 
 	if (!xen_domain())
 		return 0;
+	xen_balloon_wq = alloc_workqueue("xen_balloon",
+					 WQ_UNBOUND | WQ_FREEZABLE, 1);
+	if (!xen_balloon_wq)
+		return -ENOMEM;
 	xen_balloon_init_core(&xen_balloon, &xen_balloon_ops, NULL);
 	xen_balloon_pay_debt();
 	rc = xen_balloon_hotplug_init();
