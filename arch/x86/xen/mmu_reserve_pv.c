@@ -46,19 +46,29 @@ static struct mmu_update xen_reserve_req[XEN_RESERVE_BATCH];
 
 /*
  * Find the direct map's entries of @pages, for xen_reserve_remap(): each
- * must be a 4K PTE (a PV guest's direct map has no large pages).
+ * must be a 4K PTE (a PV guest's direct map has no large pages).  The
+ * walk gives the entry's address in the direct map, whose machine
+ * address is a P2M lookup away.  A page that follows the one before it
+ * within the same 2M has the entry after that one's, in the same page
+ * table: no walk for it.
  */
 static int xen_reserve_entries(struct page **pages, unsigned int nr)
 {
+	unsigned long addr, prev = 0;
 	unsigned int i, level;
+	pte_t *pte = NULL;
 
 	for (i = 0; i < nr; i++) {
-		pte_t *pte = lookup_address((unsigned long)page_address(pages[i]),
-					    &level);
-
-		if (WARN_ON_ONCE(!pte || level != PG_LEVEL_4K))
-			return -EINVAL;
-		xen_reserve_req[i].ptr = arbitrary_virt_to_machine(pte) |
+		addr = (unsigned long)page_address(pages[i]);
+		if (pte && addr == prev + PAGE_SIZE && (addr & ~PMD_MASK)) {
+			pte++;
+		} else {
+			pte = lookup_address(addr, &level);
+			if (WARN_ON_ONCE(!pte || level != PG_LEVEL_4K))
+				return -EINVAL;
+		}
+		prev = addr;
+		xen_reserve_req[i].ptr = phys_to_machine(__pa(pte)) |
 					 MMU_NORMAL_PT_UPDATE;
 	}
 	return 0;
