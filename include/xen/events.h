@@ -23,27 +23,27 @@ unsigned int xen_evtchn_ports_on_cpu(unsigned int cpu);
 int bind_evtchn_to_irq(evtchn_port_t port);
 int bind_evtchn_to_irq_lateeoi(evtchn_port_t port);
 int bind_evtchn_to_irqhandler(evtchn_port_t port, irq_handler_t handler,
-			      unsigned long irqflags, const char *devname,
-			      void *dev_id);
+			      unsigned long irqflags, const char *name,
+			      void *cookie);
 int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 				      irq_handler_t handler,
 				      unsigned long irqflags,
-				      const char *devname, void *dev_id);
+				      const char *name, void *cookie);
 int bind_interdomain_evtchn_to_irq_lateeoi(struct xenbus_device *dev,
-					   evtchn_port_t remote_port);
+					   evtchn_port_t their_port);
 int bind_interdomain_evtchn_to_irqhandler_lateeoi(struct xenbus_device *dev,
-						  evtchn_port_t remote_port,
+						  evtchn_port_t their_port,
 						  irq_handler_t handler,
 						  unsigned long irqflags,
-						  const char *devname,
-						  void *dev_id);
+						  const char *name,
+						  void *cookie);
 int bind_virq_to_irqhandler(unsigned int virq, unsigned int cpu,
 			    irq_handler_t handler, unsigned long irqflags,
-			    const char *devname, void *dev_id);
+			    const char *name, void *cookie);
 int bind_ipi_to_irqhandler(enum ipi_vector ipi, unsigned int cpu,
 			   irq_handler_t handler, unsigned long irqflags,
-			   const char *devname, void *dev_id);
-void unbind_from_irqhandler(unsigned int irq, void *dev_id);
+			   const char *name, void *cookie);
+void unbind_from_irqhandler(unsigned int irq, void *cookie);
 void unbind_from_irq(unsigned int irq);
 
 /* The event was spurious: there was no work for it. */

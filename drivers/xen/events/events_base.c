@@ -565,21 +565,33 @@ int bind_evtchn_to_irq_lateeoi(evtchn_port_t port)
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irq_lateeoi);
 
-static void unbind_irq(unsigned int irq, bool close);
+/* Unbind @irq; its port is closed only if @close. */
+static void unbind_irq(unsigned int irq, bool close)
+{
+	struct evtchn_irq *info;
+
+	mutex_lock(&evtchn_bind_lock);
+	info = irq_get_chip_data(irq);
+	if (info && irq_get_chip(irq) == &evtchn_irq_chip)
+		evtchn_unbind(info, close);
+	else
+		WARN_ONCE(1, "xen: irq %u is not an event channel\n", irq);
+	mutex_unlock(&evtchn_bind_lock);
+}
 
 /*
  * Request a bound irq, or undo the bind.  A port the caller gave is the
  * caller's to close (@close false); one the bind made is closed here.
  */
 static int request_bound_irq(int irq, irq_handler_t handler,
-			     unsigned long irqflags, const char *devname,
-			     void *dev_id, bool close)
+			     unsigned long irqflags, const char *name,
+			     void *cookie, bool close)
 {
 	int rc;
 
 	if (irq < 0)
 		return irq;
-	rc = request_irq(irq, handler, irqflags, devname, dev_id);
+	rc = request_irq(irq, handler, irqflags, name, cookie);
 	if (rc) {
 		unbind_irq(irq, close);
 		return rc;
@@ -592,18 +604,18 @@ static int request_bound_irq(int irq, irq_handler_t handler,
  * @port: a port of this domain
  * @handler: the irq handler
  * @irqflags: flags for request_irq()
- * @devname: name in /proc/interrupts
- * @dev_id: cookie for the handler
+ * @name: name in /proc/interrupts
+ * @cookie: what the handler is passed
  *
  * Return: the irq, or a negative errno (nothing is left bound; @port
  * stays open, for the caller to close).
  */
 int bind_evtchn_to_irqhandler(evtchn_port_t port, irq_handler_t handler,
-			      unsigned long irqflags, const char *devname,
-			      void *dev_id)
+			      unsigned long irqflags, const char *name,
+			      void *cookie)
 {
 	return request_bound_irq(bind_evtchn_to_irq(port), handler, irqflags,
-				 devname, dev_id, false);
+				 name, cookie, false);
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler);
 
@@ -612,8 +624,8 @@ EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler);
  * @port: a port of this domain
  * @handler: the irq handler
  * @irqflags: flags for request_irq()
- * @devname: name in /proc/interrupts
- * @dev_id: cookie for the handler
+ * @name: name in /proc/interrupts
+ * @cookie: what the handler is passed
  *
  * Return: the irq, or a negative errno (nothing is left bound; @port
  * stays open, for the caller to close).
@@ -621,17 +633,17 @@ EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler);
 int bind_evtchn_to_irqhandler_lateeoi(evtchn_port_t port,
 				      irq_handler_t handler,
 				      unsigned long irqflags,
-				      const char *devname, void *dev_id)
+				      const char *name, void *cookie)
 {
 	return request_bound_irq(bind_evtchn_to_irq_lateeoi(port), handler,
-				 irqflags, devname, dev_id, false);
+				 irqflags, name, cookie, false);
 }
 EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler_lateeoi);
 
 /**
  * bind_interdomain_evtchn_to_irq_lateeoi() - connect to the other end's port
  * @dev: the device whose other end allocated the port
- * @remote_port: that port, as the other end published it
+ * @their_port: that port, as the other end published it
  *
  * Binds a port of ours to it (EVTCHNOP_bind_interdomain) and gives ours an
  * irq with late EOI.  An event the other end sent before we were bound
@@ -641,11 +653,11 @@ EXPORT_SYMBOL_GPL(bind_evtchn_to_irqhandler_lateeoi);
  * Return: the irq, or a negative errno (nothing is left bound).
  */
 int bind_interdomain_evtchn_to_irq_lateeoi(struct xenbus_device *dev,
-					   evtchn_port_t remote_port)
+					   evtchn_port_t their_port)
 {
 	struct evtchn_bind_interdomain op = {
 		.remote_dom = dev->otherend_id,
-		.remote_port = remote_port,
+		.remote_port = their_port,
 	};
 	int rc;
 
@@ -662,24 +674,24 @@ EXPORT_SYMBOL_GPL(bind_interdomain_evtchn_to_irq_lateeoi);
 /**
  * bind_interdomain_evtchn_to_irqhandler_lateeoi() - the same, and request it
  * @dev: the device whose other end allocated the port
- * @remote_port: that port
+ * @their_port: that port
  * @handler: the irq handler
  * @irqflags: flags for request_irq()
- * @devname: name in /proc/interrupts
- * @dev_id: cookie for the handler
+ * @name: name in /proc/interrupts
+ * @cookie: what the handler is passed
  *
  * Return: the irq, or a negative errno (nothing is left bound).
  */
 int bind_interdomain_evtchn_to_irqhandler_lateeoi(struct xenbus_device *dev,
-						  evtchn_port_t remote_port,
+						  evtchn_port_t their_port,
 						  irq_handler_t handler,
 						  unsigned long irqflags,
-						  const char *devname,
-						  void *dev_id)
+						  const char *name,
+						  void *cookie)
 {
 	return request_bound_irq(bind_interdomain_evtchn_to_irq_lateeoi(dev,
-						remote_port),
-				 handler, irqflags, devname, dev_id, true);
+						their_port),
+				 handler, irqflags, name, cookie, true);
 }
 EXPORT_SYMBOL_GPL(bind_interdomain_evtchn_to_irqhandler_lateeoi);
 
@@ -729,21 +741,21 @@ out:
  * @cpu: the CPU whose VIRQ it is
  * @handler: the irq handler
  * @irqflags: flags for request_irq(); IRQF_PERCPU is implied
- * @devname: name in /proc/interrupts
- * @dev_id: cookie for the handler
+ * @name: name in /proc/interrupts
+ * @cookie: what the handler is passed
  *
  * Return: the irq, or a negative errno.
  */
 int bind_virq_to_irqhandler(unsigned int virq, unsigned int cpu,
 			    irq_handler_t handler, unsigned long irqflags,
-			    const char *devname, void *dev_id)
+			    const char *name, void *cookie)
 {
 	if (virq >= NR_VIRQS || cpu >= nr_cpu_ids)
 		return -EINVAL;
 	return request_bound_irq(bind_percpu(EVTCHN_KIND_VIRQ, virq, cpu),
 				 handler,
 				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
-				 devname, dev_id, true);
+				 name, cookie, true);
 }
 EXPORT_SYMBOL_GPL(bind_virq_to_irqhandler);
 
@@ -753,21 +765,21 @@ EXPORT_SYMBOL_GPL(bind_virq_to_irqhandler);
  * @cpu: the CPU that receives it
  * @handler: the irq handler
  * @irqflags: flags for request_irq(); IRQF_PERCPU is implied
- * @devname: name in /proc/interrupts
- * @dev_id: cookie for the handler
+ * @name: name in /proc/interrupts
+ * @cookie: what the handler is passed
  *
  * Return: the irq, or a negative errno.
  */
 int bind_ipi_to_irqhandler(enum ipi_vector ipi, unsigned int cpu,
 			   irq_handler_t handler, unsigned long irqflags,
-			   const char *devname, void *dev_id)
+			   const char *name, void *cookie)
 {
 	if (ipi >= XEN_NR_IPIS || cpu >= nr_cpu_ids)
 		return -EINVAL;
 	return request_bound_irq(bind_percpu(EVTCHN_KIND_IPI, ipi, cpu),
 				 handler,
 				 irqflags | IRQF_PERCPU | IRQF_NOBALANCING,
-				 devname, dev_id, true);
+				 name, cookie, true);
 }
 EXPORT_SYMBOL_GPL(bind_ipi_to_irqhandler);
 
@@ -783,27 +795,14 @@ void unbind_from_irq(unsigned int irq)
 }
 EXPORT_SYMBOL_GPL(unbind_from_irq);
 
-static void unbind_irq(unsigned int irq, bool close)
-{
-	struct evtchn_irq *info;
-
-	mutex_lock(&evtchn_bind_lock);
-	info = irq_get_chip_data(irq);
-	if (info && irq_get_chip(irq) == &evtchn_irq_chip)
-		evtchn_unbind(info, close);
-	else
-		WARN_ONCE(1, "xen: irq %u is not an event channel\n", irq);
-	mutex_unlock(&evtchn_bind_lock);
-}
-
 /**
  * unbind_from_irqhandler() - free an irq and close its port
  * @irq: the irq a bind_*_to_irqhandler function returned
- * @dev_id: the cookie it was requested with
+ * @cookie: the cookie it was requested with
  */
-void unbind_from_irqhandler(unsigned int irq, void *dev_id)
+void unbind_from_irqhandler(unsigned int irq, void *cookie)
 {
-	free_irq(irq, dev_id);
+	free_irq(irq, cookie);
 	unbind_from_irq(irq);
 }
 EXPORT_SYMBOL_GPL(unbind_from_irqhandler);
