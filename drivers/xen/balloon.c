@@ -102,9 +102,8 @@ static const struct xen_balloon_ops xen_balloon_ops = {
 static void xen_balloon_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(xen_balloon_worker, xen_balloon_work);
 /*
- * The worker's queue is unbound: a run of a per-CPU queue is tied to the
- * CPU that queued it, often the one a busy program holds, and would
- * have half of it, where an unbound one goes to whichever CPU is free.
+ * The worker's queue is unbound: a run (up to 16 batches of hypercalls)
+ * goes where the scheduler places it, not on the CPU that queued it.
  * Freezable: the balloon stands still while the domain suspends.
  */
 static struct workqueue_struct *xen_balloon_wq;
