@@ -31,11 +31,10 @@ balloon_move() {
 
 # balloon_seen LOG MIB: wait (10 s at most) until the guest's newest
 # MemTotal line (guest-init) gives its target as MIB.  The guest prints
-# one only when its MemTotal stopped moving at a value it did not print
-# last: after a short stay at HIGH that it never printed, its MemTotal
-# back at LOW is the one it printed last, and it prints nothing new.
-# What counts is which target the newest line is at, not how many lines
-# there are.
+# one when MemTotal and the balloon's target and count held for two of
+# its looks at values it did not print last; a short stay at HIGH may
+# give none.  What counts is which target the newest line is at, not
+# how many lines there are.
 balloon_seen() {
 	local end want=$(($2 * 1024))
 	[ "$slack" != 0 ] && return 0	# its sysfs target is not xl's
@@ -77,12 +76,11 @@ run_balloon() {
 			xl destroy "$n"; return 1
 		fi
 		d=$moved dgot=$got
-		# The guest prints a line when its MemTotal changed and held
-		# for two of its looks; a short stay at LOW between two moves
-		# may give none, and back at HIGH there is then nothing new to
-		# print.  So in the first cycle (the judge reads that line) and
-		# in the last (so that the one after it at HIGH comes), wait
-		# for the guest's line at LOW before going up.
+		# A short stay at LOW between two moves may give no line of
+		# the guest's (balloon_seen).  So in the first cycle (the
+		# judge reads that line) and in the last (so that the one
+		# after it at HIGH comes), wait for the guest's line at LOW
+		# before going up.
 		if { [ $i = 1 ] || [ $i = "$cycles" ]; } &&
 		   ! balloon_seen "$log" "$low"; then
 			step cycle=$i down=no-memtotal-line
