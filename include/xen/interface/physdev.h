@@ -17,6 +17,7 @@
 #define PHYSDEVOP_irq_status_query	5
 #define PHYSDEVOP_set_iopl		6
 #define PHYSDEVOP_set_iobitmap		7
+#define PHYSDEVOP_apic_read		8
 #define PHYSDEVOP_eoi			12
 #define PHYSDEVOP_map_pirq		13
 #define PHYSDEVOP_unmap_pirq		14
@@ -48,6 +49,22 @@
  */
 struct physdev_set_iopl {
 	u32 iopl;
+};
+
+/**
+ * struct physdev_apic - argument of PHYSDEVOP_apic_read
+ * @apic_physbase: in: the IO-APIC, by the physical address the MADT
+ *	gives it
+ * @reg: in: the register, by its index
+ * @value: out: what it reads
+ *
+ * Only the control domain may ask; Xen finds the IO-APIC by its base
+ * and reads the register under its own lock.
+ */
+struct physdev_apic {
+	unsigned long apic_physbase;
+	u32 reg;
+	u32 value;
 };
 
 /**
