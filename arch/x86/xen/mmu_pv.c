@@ -46,6 +46,7 @@
 #include <linux/preempt.h>
 #include <linux/pgtable.h>
 #include <linux/sched.h>
+#include <asm/fixmap.h>
 #include <asm/paravirt.h>
 #include <asm/pgalloc.h>
 #include <asm/sections.h>
@@ -843,6 +844,30 @@ void __init xen_pv_mark_kernel_tables(void)
 	WRITE_ONCE(xen_pv_flags_ready, true);
 }
 
+#ifdef CONFIG_X86_IO_APIC
+/* What the IO-APICs' fixmap slots map: nothing reads it. */
+static u8 xen_pv_ioapic_page[PAGE_SIZE] __page_aligned_bss;
+#endif
+
+/*
+ * pv_ops.mmu.set_fixmap.  The IO-APICs are Xen's and it refuses dom0 a
+ * mapping of them; dom0 reads them through Xen (ioapic_dom0.c).  Their
+ * slots map a page of the kernel's own instead, so that the generic
+ * code can map them as it registers them, and a stray write lands there.
+ */
+static void xen_pv_set_fixmap(unsigned int idx, phys_addr_t phys,
+			      pgprot_t prot)
+{
+#ifdef CONFIG_X86_IO_APIC
+	if (idx >= FIX_IO_APIC_BASE_0 && idx <= FIX_IO_APIC_BASE_END &&
+	    pgprot_val(prot)) {
+		phys = __pa_symbol(xen_pv_ioapic_page);
+		prot = PAGE_KERNEL;
+	}
+#endif
+	native_set_fixmap(idx, phys, prot);
+}
+
 /**
  * xen_pv_init_mmu_ops() - install the MMU paravirt ops
  */
@@ -873,6 +898,7 @@ void __init xen_pv_init_mmu_ops(void)
 	mmu->lazy_mode.enter = xen_pv_enter_lazy_mmu;
 	mmu->lazy_mode.leave = xen_pv_leave_lazy_mmu;
 	mmu->lazy_mode.flush = xen_pv_flush_lazy_mmu;
+	mmu->set_fixmap = xen_pv_set_fixmap;
 	pv_ops.cpu.start_context_switch = xen_pv_start_context_switch;
 	pv_ops.cpu.end_context_switch = xen_pv_end_context_switch;
 	xen_pv_init_pin_ops();
