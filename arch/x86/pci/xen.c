@@ -15,10 +15,10 @@
  * also of the same number, and binds its event channel when a driver
  * requests the irq.
  *
- * ACPI routes interrupts in PIC mode here: the IO-APIC stays Xen's, so
- * the kernel registers none, and ACPI's GSIs and the ISA IRQs keep
- * their numbers.  Every GSI ACPI hands out (the SCI, the PCI links) goes
- * through xen_acpi_register_gsi().
+ * ACPI routes interrupts in APIC mode when dom0 registered Xen's
+ * IO-APICs (arch/x86/xen/ioapic_dom0.c), in PIC mode otherwise; either
+ * way each GSI keeps its number as the irq, and every GSI ACPI hands out
+ * (the SCI, the PCI lines) goes through xen_acpi_register_gsi().
  *
  * MSI and MSI-X are Xen's to program too: for each vector dom0 asks Xen
  * for a pirq (PHYSDEVOP_map_pirq of an MSI type, which requires that
@@ -42,15 +42,6 @@
 #include <xen/events.h>
 #include <xen/interface/physdev.h>
 #include <xen/xen.h>
-
-/* What the firmware says of one ISA IRQ: its GSI and how it triggers. */
-struct xen_isa_irq {
-	u32 gsi;
-	bool level;
-	bool active_low;
-};
-
-static struct xen_isa_irq xen_isa_irqs[NR_IRQS_LEGACY] __initdata;
 
 /**
  * xen_register_gsi() - give a GSI an irq through Xen
@@ -103,26 +94,6 @@ static int xen_acpi_register_gsi(struct device *dev, u32 gsi, int trigger,
 				polarity == ACPI_ACTIVE_LOW, gsi);
 }
 
-/* An Interrupt Source Override of the MADT: an ISA IRQ that is not its pin. */
-static int __init xen_parse_isa_override(union acpi_subtable_headers *header,
-					 const unsigned long end)
-{
-	struct acpi_madt_interrupt_override *iso =
-		(struct acpi_madt_interrupt_override *)header;
-	u16 polarity = iso->inti_flags & ACPI_MADT_POLARITY_MASK;
-	u16 trigger = iso->inti_flags & ACPI_MADT_TRIGGER_MASK;
-	struct xen_isa_irq *isa;
-
-	if (iso->source_irq >= NR_IRQS_LEGACY)
-		return 0;
-	isa = &xen_isa_irqs[iso->source_irq];
-	isa->gsi = iso->global_irq;
-	/* "Conforms to the bus": ISA is edge, active high. */
-	isa->level = trigger == ACPI_MADT_TRIGGER_LEVEL;
-	isa->active_low = polarity == ACPI_MADT_POLARITY_ACTIVE_LOW;
-	return 0;
-}
-
 /*
  * The ISA IRQs: drivers request them by number (the SCI, serial ports,
  * IDE), so each gets its irq up front.  IRQ 0 is Xen's timer and 2 the
@@ -130,21 +101,15 @@ static int __init xen_parse_isa_override(union acpi_subtable_headers *header,
  */
 static void __init xen_register_isa_irqs(void)
 {
+	struct xen_isa_irq isa;
 	unsigned int i, done = 0;
 	int irq;
 
-	for (i = 0; i < NR_IRQS_LEGACY; i++)
-		xen_isa_irqs[i] = (struct xen_isa_irq){ .gsi = i };
-	acpi_table_parse_madt(ACPI_MADT_TYPE_INTERRUPT_OVERRIDE,
-			      xen_parse_isa_override, 0);
-
 	for (i = 1; i < NR_IRQS_LEGACY; i++) {
-		const struct xen_isa_irq *isa = &xen_isa_irqs[i];
-
-		if (i == 2 || isa->gsi == 0 || isa->gsi == 2)
+		if (i == 2 || !xen_dom0_isa_irq(i, &isa) || isa.gsi == 0 ||
+		    isa.gsi == 2)
 			continue;
-		irq = xen_register_gsi(isa->gsi, isa->level, isa->active_low,
-				       i);
+		irq = xen_register_gsi(isa.gsi, isa.level, isa.active_low, i);
 		if (irq >= 0)
 			done++;
 	}

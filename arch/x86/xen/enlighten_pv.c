@@ -279,6 +279,17 @@ static int __init xen_pv_no_pci(void)
 	return 0;
 }
 
+/*
+ * x86_init.mpparse.parse_smp_cfg, once ACPI's tables are read: the CPUs
+ * are the vCPUs; dom0 also learns the IO-APICs, Xen's (ioapic_dom0.c).
+ */
+static void __init xen_pv_parse_smp_cfg(void)
+{
+	xen_pv_register_vcpus();
+	if (xen_initial_domain())
+		xen_dom0_ioapic_init();
+}
+
 static void __init xen_pv_init_hooks(void)
 {
 	pv_info.name = "Xen PV";
@@ -288,6 +299,7 @@ static void __init xen_pv_init_hooks(void)
 	x86_init.oem.arch_setup = xen_pv_arch_setup;
 	x86_init.mpparse.find_mptable = x86_init_noop;
 	x86_init.mpparse.early_parse_smp_cfg = x86_init_noop;
+	x86_init.mpparse.parse_smp_cfg = xen_pv_parse_smp_cfg;
 	x86_init.paging.pagetable_init = xen_pv_pagetable_init;
 	x86_platform.get_nmi_reason = xen_pv_get_nmi_reason;
 	x86_platform.realmode_reserve = x86_init_noop;

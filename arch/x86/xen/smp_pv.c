@@ -46,12 +46,13 @@
 /* vCPUs that were started once: they come back with VCPUOP_up alone. */
 static struct cpumask xen_pv_vcpu_started;
 
-/*
- * x86_init.mpparse.parse_smp_cfg: register every vCPU Xen gave the
- * domain as a CPU, vCPU n as APIC id n (the generic topology code wants
- * one).  vCPU 0 is the boot CPU.
+/**
+ * xen_pv_register_vcpus() - make each vCPU a CPU of the topology
+ *
+ * Registers every vCPU Xen gave the domain as a CPU, vCPU n as APIC id
+ * n (the generic topology code wants one).  vCPU 0 is the boot CPU.
  */
-static void __init xen_pv_parse_smp_cfg(void)
+void __init xen_pv_register_vcpus(void)
 {
 	unsigned int vcpu;
 
@@ -239,7 +240,6 @@ static void xen_pv_stop_other_cpus(int wait)
  */
 void __init xen_pv_smp_init(void)
 {
-	x86_init.mpparse.parse_smp_cfg = xen_pv_parse_smp_cfg;
 	x86_cpuinit.parallel_bringup = false;
 	smp_ops.smp_prepare_boot_cpu = xen_pv_smp_prepare_boot_cpu;
 	smp_ops.smp_prepare_cpus = xen_pv_smp_prepare_cpus;

@@ -143,8 +143,22 @@ asmlinkage __visible void __noreturn cpu_bringup_and_idle(void);
 asmlinkage void __noreturn xen_cpu_bringup_again(unsigned long stack);
 #ifdef CONFIG_SMP
 void xen_pv_smp_init(void);
+void xen_pv_register_vcpus(void);
 #else
 static inline void xen_pv_smp_init(void)
+{
+}
+
+static inline void xen_pv_register_vcpus(void)
+{
+}
+#endif
+
+/* ioapic_dom0.c */
+#if defined(CONFIG_XEN_DOM0) && defined(CONFIG_ACPI)
+void xen_dom0_ioapic_init(void);
+#else
+static inline void xen_dom0_ioapic_init(void)
 {
 }
 #endif

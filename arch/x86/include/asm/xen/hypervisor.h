@@ -67,11 +67,31 @@ static inline bool xen_initdom_restore_msi(struct pci_dev *dev)
 }
 #endif
 
+/**
+ * struct xen_isa_irq - what the firmware says of one ISA IRQ in dom0
+ * @gsi: the GSI it arrives on
+ * @level: level-triggered (else edge)
+ * @active_low: active low (else high)
+ */
+struct xen_isa_irq {
+	u32 gsi;
+	bool level;
+	bool active_low;
+};
+
 #if IS_ENABLED(CONFIG_XEN_DOM0) && IS_ENABLED(CONFIG_ACPI)
 void xen_sanitize_proc_cap_bits(u32 *buf);
+bool xen_dom0_isa_irq(unsigned int isa, struct xen_isa_irq *irq);
 #else
 static inline void xen_sanitize_proc_cap_bits(u32 *buf)
 {
+}
+
+/* No MADT to say otherwise: the ISA bus's way. */
+static inline bool xen_dom0_isa_irq(unsigned int isa, struct xen_isa_irq *irq)
+{
+	*irq = (struct xen_isa_irq){ .gsi = isa };
+	return true;
 }
 #endif
 
