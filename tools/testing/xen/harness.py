@@ -45,7 +45,8 @@ from harness_bench import IO_COSTS, PAIR_FIGURES, SEQ_COSTS, ratio_interval
 from harness_emulator import run_native, run_xen
 from harness_judge import judge_native, judge_xen
 from harness_micro import micro_summary
-from harness_scenarios import DEFAULT, SCENARIOS, Scenario, boot_key
+from harness_scenarios import (BOOT_KEYS, DEFAULT, SCENARIOS, Scenario,
+                                boot_key)
 
 
 def rejudge(logdir, scens):
@@ -352,7 +353,7 @@ def main():
             results.append(run_native(s, kernels, a.assets, logdir))
         elif s.role == 'dom0' and s.pairs:
             results.append(run_dom0_pairs(s, kernels, a.assets, logdir))
-    for k in ('ref', 'ours', 'deb'):
+    for k in BOOT_KEYS:
         group = [s for s in scens if s.role != 'native' and
                  not (s.role == 'dom0' and s.pairs) and boot_key(s) == k]
         if group:

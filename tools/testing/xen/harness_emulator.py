@@ -275,9 +275,27 @@ STALL_GRACE = 60
 PROGRESS = int(os.environ.get('XEN_PVOPS_PROGRESS', '1200'))
 
 
-def run_xen(dom0_kernel, scens, kernels, assets, logdir):
+def disk_args(files, q35):
+    """QEMU's arguments for dom0's disks, in order (vda, vdb, ...): on a
+    q35 machine, virtio disks with no MSI-X (vectors=0), so that each
+    interrupts through its PCI INTx line, which q35's ACPI routes to
+    IO-APIC pins 16-23 in APIC mode."""
+    args = []
+    for i, f in enumerate(files):
+        if q35:
+            args += ['-drive', f'{f},if=none,id=disk{i}',
+                     '-device', f'virtio-blk-pci,drive=disk{i},vectors=0']
+        else:
+            args += ['-drive', f'{f},if=virtio']
+    return args
+
+
+def run_xen(boot, scens, kernels, assets, logdir):
+    """Boot Xen with the dom0 kernel @boot names (boot_key(): KERNEL or
+    KERNEL-MACHINE) and run @scens in it; judge them."""
+    dom0_kernel, _, machine = boot.partition('-')
     domus = [s for s in scens if s.role in GUEST_TYPE]
-    d = os.path.join(logdir, f'xen-dom0-{dom0_kernel}')
+    d = os.path.join(logdir, f'xen-dom0-{boot}')
     os.makedirs(d, exist_ok=True)
     serial = os.path.join(d, 'serial.log')
     jobdir = os.path.join(d, 'job')
@@ -293,7 +311,8 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
     if budget <= 0:
         return [Result(s, False, 'not run: make check\'s deadline '
                        '(XEN_PVOPS_DEADLINE) had passed', d) for s in scens]
-    log(f'booting Xen 4.17 + {dom0_kernel} dom0 with '
+    log(f'booting Xen 4.17 + {dom0_kernel} dom0'
+        + (f' on a {machine} machine' if machine else '') + ' with '
         f'{len(domus)} domU(s): {", ".join(s.name for s in domus) or "none"}'
         f' (limit {budget} s)')
     # XEN_PVOPS_TCG=single: one host thread for both emulated CPUs.
@@ -311,17 +330,20 @@ def run_xen(dom0_kernel, scens, kernels, assets, logdir):
                   '-smp', '2', '-m', '3072', '-serial', 'chardev:com1',
                   '-kernel', os.path.join(assets, 'xen-4.17'),
                   '-append', XEN_ARGS,
-                  '-initrd', f'{kernels[dom0_kernel]} {dom0_args(dom0_kernel)}',
-                  # The packaged dom0 (deb) has its own root: the
-                  # dom0 root with make deb's package installed.
-                  '-drive', 'file=' + os.path.join(
-                      assets, 'dom0-deb.img' if dom0_kernel == 'deb'
-                      else 'dom0.img') + ',if=virtio,format=raw,snapshot=on',
-                  '-drive', f'file={img},if=virtio,format=raw']
+                  '-initrd', f'{kernels[dom0_kernel]} {dom0_args(dom0_kernel)}']
+    if machine:
+        cmd += ['-machine', machine]
+    # The packaged dom0 (deb) has its own root: the dom0 root with make
+    # deb's package installed.
+    disks = ['file=' + os.path.join(
+                 assets, 'dom0-deb.img' if dom0_kernel == 'deb'
+                 else 'dom0.img') + ',format=raw,snapshot=on',
+             f'file={img},format=raw']
     if any(s.debian for s in domus):
         # dom0's /dev/vdc; writes go to a throw-away overlay.
-        cmd += ['-drive', 'file=' + os.path.join(assets, 'debian-domu.img')
-                + ',if=virtio,format=raw,snapshot=on']
+        disks.append('file=' + os.path.join(assets, 'debian-domu.img')
+                     + ',format=raw,snapshot=on')
+    cmd += disk_args(disks, machine == 'q35')
     in_time, secs, why = run_qemu(cmd, serial, budget, stall=STALL,
                                   monitor=monitor, console=console,
                                   progress=PROGRESS)

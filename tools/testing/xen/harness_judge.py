@@ -135,6 +135,35 @@ def judge_packaged(f, text):
                   f'{", ".join(sorted(loaded))}); ')
 
 
+def judge_q35_lines(text):
+    """A q35 dom0's disks (dom0-*-q35): ACPI must route in APIC mode, and
+    each virtio disk, having no MSI-X, must interrupt through an irq of
+    its own above 15 (an IO-APIC pin q35 has only in APIC mode) that
+    has fired.  Returns (why it failed or None, what it saw)."""
+    mode = re.search(r'ACPI: Using (\S+) for interrupt routing', text)
+    if not mode or mode.group(1) != 'IOAPIC':
+        return ('ACPI routes interrupts in '
+                + (f'{mode.group(1)} mode' if mode else 'no mode it named')
+                + ', not APIC mode', '')
+    m = re.search(MARK + r'dom0 virtio-lines (\S*) sci=(\d*)', text)
+    if not (m and m.group(2)):
+        return ('ACPI\'s SCI has no irq ('
+                + (m.group(0) if m else 'dom0 virtio-lines not read')
+                + ')', '')
+    seen = [tuple(int(x) for x in p.split(':'))
+            for p in m.group(1).split(',') if p]
+    if not seen:
+        return ('no virtio disk interrupts through a line: they have '
+                f'MSI-X or no irq ({m.group(0) if m else "not read"})', '')
+    bad = [f'{irq}:{n}' for irq, n in seen if irq < 16 or not n]
+    if bad:
+        return ('virtio lines below 16 (PIC mode) or that never fired: '
+                + ', '.join(bad), '')
+    return None, ('; ACPI in APIC mode (SCI on irq ' + m.group(2)
+                  + '), virtio disks on irqs '
+                  + ', '.join(f'{irq} ({n} interrupts)' for irq, n in seen))
+
+
 def judge_dom0(s, serial, in_time=True):
     """Judge dom0 itself from the serial log of its Xen boot."""
     text = read(serial)
@@ -198,7 +227,12 @@ def judge_dom0(s, serial, in_time=True):
                 + f' (job/xsbackend.c; see {serial})', serial)
     irqs = re.search(MARK + r'dom0 irqs (.*)', text)
     irqs = parse_fields(irqs.group(1)) if irqs else {}
-    if s.kernel == 'ours' and irqs.get('msi', '0') == '0':
+    lines = ''
+    if s.q35:
+        why, lines = judge_q35_lines(text)
+        if why:
+            return Result(s, False, why + f' (see {serial})', serial)
+    elif s.kernel == 'ours' and irqs.get('msi', '0') == '0':
         return Result(s, False, 'dom0\'s devices have no MSI-X vector '
                       f'(/proc/interrupts: {irqs or "not read"}; see '
                       f'{serial})', serial)
@@ -217,7 +251,7 @@ def judge_dom0(s, serial, in_time=True):
                   'up' + (f' at {up:.1f} s of uptime' if up else '') + left
                   + ('' if bad else '; backend bus finds and drops a device')
                   + (f'; {irqs["msi"]} MSI vectors' if irqs.get('msi')
-                     else ''),
+                     else '') + lines,
                   serial, metric=up)
 
 
