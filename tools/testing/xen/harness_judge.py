@@ -193,12 +193,14 @@ def judge_dom0(s, serial, in_time=True):
     if len(held) == 2:
         b, a = held['before'], held['after']
         left = (f'; after its guests: {a.get("domains")} other domain(s), '
-                f'{a.get("ports")} event channels (before: '
-                f'{b.get("ports")})')
+                f'{a.get("ports")} event channels, {a.get("grants")} '
+                f'grants in use (before: {b.get("ports")}, '
+                f'{b.get("grants")})')
         # Ours must give back what its guests took; the reference is
         # the control, reported only.
         if s.kernel == 'ours' and (a.get('domains') != '0' or
-                                   a.get('ports') != b.get('ports')):
+                                   a.get('ports') != b.get('ports') or
+                                   a.get('grants') != b.get('grants')):
             return Result(s, False, 'dom0 kept what its guests took' + left,
                           serial)
     bb = re.search(MARK + r'dom0 backend-bus (.*)', text)
