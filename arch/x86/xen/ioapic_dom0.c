@@ -24,6 +24,7 @@
  * arch/x86/pci/xen.c gives them (xen_dom0_isa_irq()).
  */
 #include <linux/acpi.h>
+#include <linux/bitmap.h>
 #include <linux/bits.h>
 #include <linux/init.h>
 #include <linux/printk.h>
@@ -40,6 +41,8 @@
 
 /* The bus number the ISA IRQs' sources are recorded on. */
 #define XEN_ISA_BUS	0
+/* The SCI's number on a platform that has none. */
+#define XEN_NO_SCI	U32_MAX
 
 /* The MADT's word on the ISA IRQs and the SCI. */
 static struct xen_isa_table xen_isa_table __initdata;
@@ -66,10 +69,24 @@ static int __init xen_madt_ioapic(union acpi_subtable_headers *header,
 {
 	struct acpi_madt_io_apic *entry = (struct acpi_madt_io_apic *)header;
 	struct ioapic_domain_cfg cfg = { .type = IOAPIC_DOMAIN_DYNAMIC };
+	DECLARE_BITMAP(used, 256) = { 0 };
+	unsigned int id = entry->id;
+	int i;
 
+	if (BAD_MADT_ENTRY(entry, end))
+		return -EINVAL;
+	/*
+	 * Two IO-APICs of one id (bad firmware) would have the generic code
+	 * write a new id into one and check it took; Xen keeps the IO-APICs
+	 * from dom0, so the id is chosen here, to name it to the kernel.
+	 */
+	for (i = 0; i < nr_ioapics; i++)
+		__set_bit(mpc_ioapic_id(i), used);
+	if (test_bit(id, used))
+		id = find_first_zero_bit(used, 256);
 	/* The domain config is for irq domains, which only setup makes. */
-	if (mp_register_ioapic(entry->id, entry->address,
-			       entry->global_irq_base, &cfg))
+	if (id > U8_MAX || mp_register_ioapic(id, entry->address,
+					      entry->global_irq_base, &cfg))
 		pr_warn("xen: IO-APIC %u at %#x not registered\n", entry->id,
 			entry->address);
 	return 0;
@@ -126,10 +143,11 @@ void xen_isa_table_override(struct xen_isa_table *t, u8 bus, u8 source,
 	else
 		return;
 	irq->gsi = gsi;
+	/* The reserved values count as level and low, as the kernel's do. */
 	if (trigger != ACPI_MADT_TRIGGER_CONFORMS)
-		irq->level = trigger == ACPI_MADT_TRIGGER_LEVEL;
+		irq->level = trigger != ACPI_MADT_TRIGGER_EDGE;
 	if (polarity != ACPI_MADT_POLARITY_CONFORMS)
-		irq->active_low = polarity == ACPI_MADT_POLARITY_ACTIVE_LOW;
+		irq->active_low = polarity != ACPI_MADT_POLARITY_ACTIVE_HIGH;
 	if (source < NR_IRQS_LEGACY) {
 		t->isa[source] = *irq;
 		t->overridden |= BIT(source);
@@ -162,6 +180,8 @@ static int __init xen_madt_isa_override(union acpi_subtable_headers *header,
 	struct acpi_madt_interrupt_override *iso =
 		(struct acpi_madt_interrupt_override *)header;
 
+	if (BAD_MADT_ENTRY(iso, end))
+		return -EINVAL;
 	xen_isa_table_override(&xen_isa_table, iso->bus, iso->source_irq,
 			       iso->global_irq, iso->inti_flags);
 	return 0;
@@ -169,7 +189,9 @@ static int __init xen_madt_isa_override(union acpi_subtable_headers *header,
 
 static void __init xen_read_isa_irqs(void)
 {
-	xen_isa_table_reset(&xen_isa_table, acpi_gbl_FADT.sci_interrupt);
+	/* A hardware-reduced platform has no SCI. */
+	xen_isa_table_reset(&xen_isa_table, acpi_gbl_reduced_hardware ?
+			    XEN_NO_SCI : acpi_gbl_FADT.sci_interrupt);
 	acpi_table_parse_madt(ACPI_MADT_TYPE_INTERRUPT_OVERRIDE,
 			      xen_madt_isa_override, 0);
 	xen_isa_table_settle(&xen_isa_table);
@@ -255,6 +277,24 @@ void __init xen_dom0_ioapic_init(void)
 	}
 	xen_save_isa_sources();
 	acpi_irq_model = ACPI_IRQ_MODEL_IOAPIC;
+	/*
+	 * As the kernel's own MADT parse does: ACPI takes the SCI by the
+	 * GSI an override gives it, and keeps PCI links off the SCI's IRQ
+	 * unless they would share it as it is (level, low), since Xen sets
+	 * a pin up once, for whoever comes first.
+	 */
+	acpi_ioapic = 1;
+	if (xen_isa_table.sci_nr != XEN_NO_SCI) {
+		const struct xen_isa_irq *sci = &xen_isa_table.sci;
+
+		acpi_sci_override_gsi = sci->gsi;
+		acpi_penalize_sci_irq(xen_isa_table.sci_nr,
+				      sci->level ? ACPI_MADT_TRIGGER_LEVEL :
+						   ACPI_MADT_TRIGGER_EDGE,
+				      sci->active_low ?
+				      ACPI_MADT_POLARITY_ACTIVE_LOW :
+				      ACPI_MADT_POLARITY_ACTIVE_HIGH);
+	}
 	pr_info("xen: %d IO-APIC(s), Xen's: ACPI routes in APIC mode\n",
 		nr_ioapics);
 }

@@ -62,6 +62,12 @@ static void isa_table_sci_default_test(struct kunit *test)
 	isa_expect(test, &t.isa[9], 9, true, true);
 	/* Only the polarity given: edge stays. */
 	isa_expect(test, &t.isa[8], 8, false, true);
+
+	/* The reserved values are level and low. */
+	xen_isa_table_reset(&t, 9);
+	xen_isa_table_override(&t, 0, 7, 7, ACPI_MADT_TRIGGER_RESERVED |
+					    ACPI_MADT_POLARITY_RESERVED);
+	isa_expect(test, &t.isa[7], 7, true, true);
 }
 
 /* An SCI moved to a pin past the ISA ones, and one past them anyway. */
