@@ -241,8 +241,10 @@ def judge_domu_boot(s, out, serial):
         to_init = float(f.get('init_seconds'))
     except (TypeError, ValueError):
         to_init = None
+    made = (f'xl create {f["create_seconds"]} s, '
+            if f.get('create_seconds', '?') != '?' else '')
     return Result(s, True, f'create to init {f.get("init_seconds")} s '
-                  f'(uptime {g.get("uptime")} s), to power-off '
+                  f'({made}uptime {g.get("uptime")} s), to power-off '
                   f'{f.get("seconds")} s, cpus={g.get("cpus")}{extra}',
                   console, metric=to_init)
 

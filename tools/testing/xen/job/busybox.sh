@@ -104,12 +104,13 @@ run_domu() {
 		n=$name-a$attempt
 		log=/job/out/console/guest-$n.log
 		t0=$(date +%s.%N)
-		id= ti= cs= ce= hung= crashed= stop=
+		id= ti= tc= cs= ce= hung= crashed= stop=
 		# pvops.stall=S: xenconsoled stopped for S seconds from init on.
 		stall=$(sed -n 's/.*pvops\.stall=\([0-9][0-9]*\).*/\1/p' "/job/cfg/$cfg")
 		# xl's debug log goes to the create log; a create that hangs
 		# (the dom0 kernel's devices, say) is stopped at the limit.
 		if timeout -k 5 "$tmo" xl -vvv create -q ${setup:+-p} "/job/cfg/$cfg" "name=\"$n\"" > "/job/out/$n.create.log" 2>&1; then
+			tc=$(date +%s.%N)
 			id=$(xl domid "$n" 2>/dev/null)
 			say "domu $n uuid=$(xl list -v "$n" | grep -oE '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}')"
 			if [ -n "$setup" ]; then
@@ -164,8 +165,10 @@ run_domu() {
 		[ "$reason" = 3 ] && crashed=1
 		if grep -q 'PVOPS-HARNESS: init reached' "$log" 2>/dev/null; then
 			init=$(echo "${ti:-0} $t0" | awk '$1 > 0 { printf "%.1f", $1 - $2 }')
+			# How long xl create itself took (dom0 builds the domain).
+			made=$(echo "${tc:-0} $t0" | awk '$1 > 0 { printf "%.2f", $1 - $2 }')
 			# Its init powers it off: one destroyed at the limit hung.
-			say "domu $n result=${hung:+hung-after-}init domid=$id seconds=$secs init_seconds=${init:-?}${crashed:+ crashed=1}"
+			say "domu $n result=${hung:+hung-after-}init domid=$id seconds=$secs init_seconds=${init:-?} create_seconds=${made:-?}${crashed:+ crashed=1}"
 			[ -z "$hung" ]
 			return
 		fi
