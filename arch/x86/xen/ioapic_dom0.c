@@ -112,10 +112,21 @@ void xen_isa_table_reset(struct xen_isa_table *t, u32 sci)
 			.active_low = isa == sci,
 		};
 	t->sci_nr = sci;
-	t->sci = (struct xen_isa_irq){ .gsi = sci, .level = true,
-				       .active_low = true };
+	t->sci_high = (struct xen_isa_irq){ .gsi = sci, .level = true,
+					    .active_low = true };
 	t->overridden = 0;
 	t->shadowed = 0;
+}
+
+/**
+ * xen_isa_table_sci() - the SCI's GSI, trigger and polarity
+ * @t: the table
+ *
+ * Return: the SCI's entry: its ISA IRQ's, or past those its own.
+ */
+struct xen_isa_irq *xen_isa_table_sci(struct xen_isa_table *t)
+{
+	return t->sci_nr < NR_IRQS_LEGACY ? &t->isa[t->sci_nr] : &t->sci_high;
 }
 
 /**
@@ -136,10 +147,10 @@ void xen_isa_table_override(struct xen_isa_table *t, u8 bus, u8 source,
 
 	if (bus)
 		return;
-	if (source == t->sci_nr)
-		irq = &t->sci;
-	else if (source < NR_IRQS_LEGACY)
+	if (source < NR_IRQS_LEGACY)
 		irq = &t->isa[source];
+	else if (source == t->sci_nr)
+		irq = &t->sci_high;
 	else
 		return;
 	irq->gsi = gsi;
@@ -148,10 +159,8 @@ void xen_isa_table_override(struct xen_isa_table *t, u8 bus, u8 source,
 		irq->level = trigger != ACPI_MADT_TRIGGER_EDGE;
 	if (polarity != ACPI_MADT_POLARITY_CONFORMS)
 		irq->active_low = polarity != ACPI_MADT_POLARITY_ACTIVE_HIGH;
-	if (source < NR_IRQS_LEGACY) {
-		t->isa[source] = *irq;
+	if (source < NR_IRQS_LEGACY)
 		t->overridden |= BIT(source);
-	}
 }
 
 /**
@@ -207,6 +216,8 @@ static void __init xen_read_isa_irqs(void)
  */
 bool __init xen_dom0_isa_irq(unsigned int isa, struct xen_isa_irq *irq)
 {
+	if (isa >= NR_IRQS_LEGACY)
+		return false;
 	*irq = xen_isa_table.isa[isa];
 	return !(xen_isa_table.shadowed & BIT(isa));
 }
@@ -250,7 +261,7 @@ static void __init xen_save_isa_sources(void)
 	/* An SCI past the ISA IRQs, as the MP table can name it. */
 	if (xen_isa_table.sci_nr >= NR_IRQS_LEGACY &&
 	    xen_isa_table.sci_nr <= U8_MAX)
-		xen_save_source(xen_isa_table.sci_nr, &xen_isa_table.sci);
+		xen_save_source(xen_isa_table.sci_nr, &xen_isa_table.sci_high);
 }
 
 /**
@@ -285,7 +296,7 @@ void __init xen_dom0_ioapic_init(void)
 	 */
 	acpi_ioapic = 1;
 	if (xen_isa_table.sci_nr != XEN_NO_SCI) {
-		const struct xen_isa_irq *sci = &xen_isa_table.sci;
+		const struct xen_isa_irq *sci = xen_isa_table_sci(&xen_isa_table);
 
 		acpi_sci_override_gsi = sci->gsi;
 		acpi_penalize_sci_irq(xen_isa_table.sci_nr,

@@ -37,7 +37,7 @@ static void isa_table_qemu_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.shadowed, BIT(2));
 	isa_expect(test, &t.isa[4], 4, false, false);
 	isa_expect(test, &t.isa[9], 9, true, false);
-	isa_expect(test, &t.sci, 9, true, false);
+	isa_expect(test, xen_isa_table_sci(&t), 9, true, false);
 	isa_expect(test, &t.isa[10], 10, true, false);
 	KUNIT_EXPECT_EQ(test, t.overridden, BIT(0) | BIT(5) | BIT(9) |
 					    BIT(10) | BIT(11));
@@ -51,7 +51,7 @@ static void isa_table_sci_default_test(struct kunit *test)
 	xen_isa_table_reset(&t, 9);
 	xen_isa_table_settle(&t);
 	isa_expect(test, &t.isa[9], 9, true, true);
-	isa_expect(test, &t.sci, 9, true, true);
+	isa_expect(test, xen_isa_table_sci(&t), 9, true, true);
 	isa_expect(test, &t.isa[8], 8, false, false);
 	KUNIT_EXPECT_EQ(test, t.shadowed, 0);
 
@@ -79,13 +79,13 @@ static void isa_table_sci_high_test(struct kunit *test)
 	xen_isa_table_override(&t, 0, 9, 20, LEVEL_LOW);
 	xen_isa_table_settle(&t);
 	isa_expect(test, &t.isa[9], 20, true, true);
-	isa_expect(test, &t.sci, 20, true, true);
+	isa_expect(test, xen_isa_table_sci(&t), 20, true, true);
 	KUNIT_EXPECT_EQ(test, t.shadowed, 0);
 
 	xen_isa_table_reset(&t, 21);
 	xen_isa_table_override(&t, 0, 21, 21, LEVEL_HIGH);
 	xen_isa_table_settle(&t);
-	isa_expect(test, &t.sci, 21, true, false);
+	isa_expect(test, xen_isa_table_sci(&t), 21, true, false);
 	/* No ISA IRQ is the SCI then. */
 	isa_expect(test, &t.isa[9], 9, false, false);
 	KUNIT_EXPECT_EQ(test, t.overridden, 0);
