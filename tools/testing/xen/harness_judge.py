@@ -137,9 +137,9 @@ def judge_packaged(f, text):
 
 def judge_q35_lines(text):
     """A q35 dom0's disks (dom0-*-q35): ACPI must route in APIC mode, and
-    each virtio disk, having no MSI-X, must interrupt through an irq of
-    its own above 15 (an IO-APIC pin q35 has only in APIC mode) that
-    has fired.  Returns (why it failed or None, what it saw)."""
+    the virtio disks, having no MSI-X, must interrupt through lines
+    above 15 (IO-APIC pins q35 routes to only in APIC mode), each of
+    which has fired.  Returns (why it failed or None, what it saw)."""
     mode = re.search(r'ACPI: Using (\S+) for interrupt routing', text)
     if not mode or mode.group(1) != 'IOAPIC':
         return ('ACPI routes interrupts in '
@@ -154,7 +154,7 @@ def judge_q35_lines(text):
             for p in m.group(1).split(',') if p]
     if not seen:
         return ('no virtio disk interrupts through a line: they have '
-                f'MSI-X or no irq ({m.group(0) if m else "not read"})', '')
+                f'MSI-X or no irq ({m.group(0)})', '')
     bad = [f'{irq}:{n}' for irq, n in seen if irq < 16 or not n]
     if bad:
         return ('virtio lines below 16 (PIC mode) or that never fired: '
